@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# memwalk: the module (see Kbuild), memwalk-client and the selftests.
+#
+#   make                    module against KDIR (the running kernel's build
+#                           dir), client, selftests
+#   make KVER=6.1|6.12|7.2  module against one of the project's kernels
+#   make setup              install everything (Debian 12, root)
+#   make check              lint, builds, host tests, VM suite on all kernels
+#   make demo               boot a VM, load memwalk, show the client at work
+#   make install | dkms-install | clean
+VERSION  := 0.1.0
+KVER     ?=
+KDIR     ?= /lib/modules/$(shell uname -r)/build
+PREFIX   ?= /usr/local
+MANDIR   ?= $(PREFIX)/share/man
+DESTDIR  ?=
+KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
+
+SCRIPTS := $(CURDIR)/scripts
+
+.PHONY: all module client selftests setup check demo install dkms-install \
+	dkms-uninstall clean
+
+all: module client selftests
+
+ifneq ($(KVER),)
+module:
+	$(SCRIPTS)/build-module.sh $(KVER)
+else
+module:
+	@test -d $(KDIR) || { echo "memwalk: no kernel build dir $(KDIR);" \
+		"use KDIR=/path/to/headers or KVER=6.1|6.12|7.2 (after make setup)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+endif
+
+client:
+	$(MAKE) -C userspace TOP=$(CURDIR)
+
+selftests:
+	$(MAKE) -C selftests TOP=$(CURDIR) KSFT_DIR=$(KSFT_DIR)
+
+setup:
+	$(SCRIPTS)/setup.sh
+
+check:
+	$(SCRIPTS)/check.sh
+
+demo:
+	$(SCRIPTS)/demo.sh $(or $(KVER),6.12)
+
+install: module client
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	install -D -m 0755 userspace/memwalk-client $(DESTDIR)$(PREFIX)/bin/memwalk-client
+	install -D -m 0644 userspace/memwalk-client.1 $(DESTDIR)$(MANDIR)/man1/memwalk-client.1
+	-depmod -a
+
+dkms-install:
+	rm -rf /usr/src/memwalk-$(VERSION)
+	mkdir -p /usr/src/memwalk-$(VERSION)
+	cp -a Kbuild dkms.conf module uapi /usr/src/memwalk-$(VERSION)/
+	dkms add -m memwalk -v $(VERSION)
+	dkms install -m memwalk -v $(VERSION)
+
+dkms-uninstall:
+	-dkms remove -m memwalk -v $(VERSION) --all
+	rm -rf /usr/src/memwalk-$(VERSION)
+
+clean:
+	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace TOP=$(CURDIR) clean
+	$(MAKE) -C selftests TOP=$(CURDIR) clean
+	rm -rf out

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: lint, build for every kernel line, host tests, the VM suite on
+# every kernel line, DKMS.  Every result is one TAP-style "ok"/"not ok" line;
+# the last line is "N passed, N failed, N skipped" over all of them.
+#   MW_LINES="6.1 6.12"  limit the kernel lines (default: all of versions)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+lines=${MW_LINES:-$KLINES}
+mkdir -p "$MW_OUT"
+log=$MW_OUT/check.log
+: > "$log"
+t_start=$SECONDS
+
+say() { echo "$*" | tee -a "$log"; }
+# step DESC CMD...: one result line for a command; its output goes to the log
+step() {
+	local desc=$1
+	shift
+	if "$@" >> "$log" 2>&1; then
+		say "ok - $desc"
+	else
+		say "not ok - $desc (see $log)"
+		return 1
+	fi
+}
+
+lint_checkpatch() {
+	perl "$CHECKPATCH" --no-tree --strict --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		-f "$MW_TOP"/module/*.[ch] "$MW_TOP/uapi/linux/memwalk.h"
+}
+
+lint_man() { mandoc -Tlint -W warning "$MW_TOP/userspace/memwalk-client.1"; }
+
+dkms_ver() { sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MW_TOP/dkms.conf"; }
+
+# dkms add + build from a scratch copy of the tree, for one kernel line.
+dkms_build() {
+	local line=$1 ver krel
+	ver=$(dkms_ver)
+	krel=$(mw_krel "$line")
+	dkms remove -m memwalk -v "$ver" --all >/dev/null 2>&1 || true
+	rm -rf "/usr/src/memwalk-$ver"
+	mkdir -p "/usr/src/memwalk-$ver"
+	cp -a "$MW_TOP/Kbuild" "$MW_TOP/dkms.conf" "$MW_TOP/module" "$MW_TOP/uapi" "/usr/src/memwalk-$ver/"
+	dkms add -m memwalk -v "$ver" &&
+	dkms build -m memwalk -v "$ver" -k "$krel" &&
+	mkdir -p "$MW_OUT/dkms-$line" &&
+	find "/var/lib/dkms/memwalk/$ver/$krel" -name 'memwalk.ko*' -exec cp {} "$MW_OUT/dkms-$line/" \; &&
+	{ [ ! -f "$MW_OUT/dkms-$line/memwalk.ko.xz" ] || xz -df "$MW_OUT/dkms-$line/memwalk.ko.xz"; } &&
+	[ -f "$MW_OUT/dkms-$line/memwalk.ko" ]
+}
+
+dkms_cleanup() {
+	local ver
+	ver=$(dkms_ver)
+	dkms remove -m memwalk -v "$ver" --all >/dev/null 2>&1
+	rm -rf "/usr/src/memwalk-$ver"
+}
+
+say "# memwalk check on kernel lines: $lines"
+for line in $lines; do
+	say "# kernel $line = $(mw_krel "$line")"
+done
+
+# --- lint and builds ---------------------------------------------------
+step "checkpatch --strict: module/ and uapi/" lint_checkpatch
+for line in $lines; do
+	step "build memwalk.ko for $line (-Werror, sparse C=1, no undefined symbols)" \
+		"$MW_TOP/scripts/build-module.sh" "$line" C=1
+done
+step "build memwalk-client (static, -Werror)" make -C "$MW_TOP/userspace" TOP="$MW_TOP"
+step "build selftests (static, -Werror)" make -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
+step "man page: mandoc -Tlint" lint_man
+
+# --- host-side tests of the client -------------------------------------
+say "# host tests of memwalk-client"
+make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" check 2>>"$log" | sed 's/^/[host] /' | tee -a "$log"
+
+# --- the VM suite on every kernel line -----------------------------------
+for line in $lines; do
+	say "# VM suite on $line"
+	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
+		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests 2>>"$log" | tee -a "$log"
+	else
+		say "not ok - VM suite on $line: no module was built"
+	fi
+done
+
+# --- DKMS ----------------------------------------------------------------
+if command -v dkms >/dev/null && [ "$(id -u)" = 0 ]; then
+	for line in $lines; do
+		[ "$(mw_ksuite "$line")" = host ] || continue
+		step "dkms add/build for $(mw_krel "$line")" dkms_build "$line"
+	done
+	if [ -f "$MW_OUT/dkms-6.1/memwalk.ko" ]; then
+		say "# the DKMS-built module in the 6.1 VM"
+		MW_KO=$MW_OUT/dkms-6.1/memwalk.ko "$MW_TOP/scripts/vm-run.sh" 6.1 \
+			"$MW_TOP/scripts/guest/dkms.sh" dkms 2>>"$log" | tee -a "$log"
+	fi
+	dkms_cleanup
+else
+	say "ok - dkms # SKIP needs root and dkms"
+fi
+
+# --- summary -------------------------------------------------------------
+res='^(\[[^]]*\] )?(ok|not ok)( [0-9]+)? '
+skipped=$(grep -Ec "$res.*# (SKIP|skip)" "$log")
+passed=$(grep -E "^(\[[^]]*\] )?ok( [0-9]+)? " "$log" | grep -Evc '# (SKIP|skip)')
+failed=$(grep -Ec '^(\[[^]]*\] )?not ok( [0-9]+)? ' "$log")
+say "# check took $((SECONDS - t_start)) s; log: $log"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the memwalk scripts: paths, kernel lines, the sid chroot.
+# Sourced, never run.
+
+MW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$MW_TOP/scripts/versions"
+MW_CACHE=${MW_CACHE:-$HOME/.cache/memwalk}
+MW_CHROOT=$MW_CACHE/sid-chroot
+MW_OUT=${MW_OUT:-$MW_TOP/out}
+KSFT_DIR=${KSFT_DIR:-$MW_CACHE/ksrc-6.1/tools/testing/selftests}
+CHECKPATCH=${CHECKPATCH:-$MW_CACHE/ksrc-6.1/scripts/checkpatch.pl}
+
+die() { echo "memwalk: $*" >&2; exit 1; }
+log() { echo "==> $*" >&2; }
+
+mw_var() { eval "printf '%s' \"\${$1_$(printf '%s' "$2" | tr . _)}\""; }
+
+# The debug kernel is the pseudo line "debug": built here, not packaged.
+mw_debug_dir() { printf '%s/debug-%s' "$MW_CACHE" "$DEBUG_KLINE"; }
+
+# mw_krel LINE: the Debian ABI name of a kernel line ("6.12" -> 6.12.117+deb12-amd64)
+mw_krel() {
+	local r
+	if [ "$1" = debug ]; then
+		[ -f "$(mw_debug_dir)/krel" ] || die "no debug kernel: run 'make check-debug'"
+		cat "$(mw_debug_dir)/krel"
+		return
+	fi
+	r=$(mw_var KREL "$1")
+	[ -n "$r" ] || die "unknown kernel line '$1' (known: $KLINES)"
+	printf '%s' "$r"
+}
+
+mw_ksuite() {
+	if [ "$1" = debug ]; then echo debug; else mw_var KSUITE "$1"; fi
+}
+
+# Where the headers live, as seen by the make that builds against them.
+mw_kdir() {
+	if [ "$1" = debug ]; then
+		printf '%s/src' "$(mw_debug_dir)"
+	else
+		printf '/usr/src/linux-headers-%s' "$(mw_krel "$1")"
+	fi
+}
+
+# Extracted image: vmlinuz and lib/modules/<krel>/ of a kernel line.
+mw_kimage() {
+	if [ "$1" = debug ]; then
+		mw_debug_dir
+	else
+		printf '%s/kernels/%s' "$MW_CACHE" "$(mw_krel "$1")"
+	fi
+}
+
+# Run a command inside the sid chroot with /proc mounted (objtool needs it);
+# the mount lives in a private namespace and dies with the command.
+mw_chroot() {
+	[ -d "$MW_CHROOT/usr" ] || die "no sid chroot at $MW_CHROOT: run 'make setup'"
+	unshare -m --propagation private sh -c \
+		'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
+		"$MW_CHROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"
+}
+
+mw_sid_apt() {
+	mw_chroot env DEBIAN_FRONTEND=noninteractive apt-get -y -q \
+		-o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root \
+		-o Dpkg::Use-Pty=0 "$@"
+}

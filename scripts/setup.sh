@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make setup: install everything memwalk builds and tests with, on a Debian 12
+# host, as root.  Idempotent: a second run only checks.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || die "make setup needs root (apt, debootstrap, chroot)"
+[ -r /etc/debian_version ] || die "make setup expects a Debian 12 host"
+
+HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev sparse
+	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
+	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl
+	linux-source-6.1 linux-source-$DEBUG_KLINE"
+
+apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
+
+host_packages() {
+	local bpo=/etc/apt/sources.list.d/memwalk-backports.list want=() p l
+	if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		echo "deb $DEBIAN_MIRROR bookworm-backports main" > "$bpo"
+	fi
+	for l in $KLINES; do
+		[ "$(mw_ksuite "$l")" = host ] && HOST_PKGS="$HOST_PKGS linux-headers-$(mw_krel "$l")"
+	done
+	for p in $HOST_PKGS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || want+=("$p")
+	done
+	[ ${#want[@]} = 0 ] && { log "host packages: all present"; return; }
+	log "host packages: installing ${want[*]}"
+	apt_get update >/dev/null
+	apt_get install --no-install-recommends "${want[@]}" >/dev/null
+}
+
+# checkpatch.pl and kselftest_harness.h are taken from linux-source-6.1 at
+# build time; they are never copied into the repository.
+kernel_source_bits() {
+	local d=$MW_CACHE/ksrc-6.1
+	[ -f "$d/.done" ] && return
+	log "extracting checkpatch and the kselftest harness from linux-source-6.1"
+	mkdir -p "$d"
+	tar -C "$d" --strip-components=1 -xJf /usr/src/linux-source-6.1.tar.xz \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch \
+		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.1/tools/testing/selftests/kselftest.h
+	touch "$d/.done"
+}
+
+sid_chroot() {
+	local krel=$1
+	if [ ! -f "$MW_CHROOT/.memwalk-base" ]; then
+		log "debootstrap: sid chroot in $MW_CHROOT"
+		rm -rf "$MW_CHROOT"
+		debootstrap --variant=minbase \
+			--include=gcc,make,libc6-dev,bc,flex,bison,libelf-dev,libssl-dev,dwarves,kmod,cpio,sparse \
+			sid "$MW_CHROOT" "$DEBIAN_MIRROR" > "$MW_CACHE/debootstrap.log" 2>&1 ||
+			die "debootstrap failed, see $MW_CACHE/debootstrap.log"
+		echo "deb $DEBIAN_MIRROR sid main" > "$MW_CHROOT/etc/apt/sources.list"
+		touch "$MW_CHROOT/.memwalk-base"
+	fi
+	if [ ! -d "$MW_CHROOT/usr/src/linux-headers-$krel" ]; then
+		log "sid chroot: installing linux-headers-$krel"
+		mw_sid_apt update >/dev/null
+		mw_sid_apt install --no-install-recommends "linux-headers-$krel" >/dev/null
+	fi
+	# Debian's 7.x headers package lacks kbuild's checker test, so C=1
+	# would silently skip sparse; stand in a minimal one: does it run?
+	local cv
+	cv=$(ls -d "$MW_CHROOT"/usr/src/linux-headers-*-common | grep -F "${krel%-amd64}")/scripts/checker-valid.sh
+	if [ ! -e "$cv" ]; then
+		printf '#!/bin/sh\n# written by memwalk setup: is the checker usable?\n"$@" -E /dev/null >/dev/null 2>&1 && echo 1\n' > "$cv"
+		chmod +x "$cv"
+	fi
+}
+
+# Debian 6.x images ship vmlinuz in /boot and modules in /lib/modules; 7.x
+# splits them into linux-binary (vmlinuz under /usr/lib/modules) and
+# linux-modules.  Normalise both to kernels/<krel>/{vmlinuz,lib/modules/<krel>}.
+kernel_image() {
+	local line=$1 krel dir debs=$MW_CACHE/debs pkgs p f
+	krel=$(mw_krel "$line")
+	dir=$(mw_kimage "$line")
+	[ -f "$dir/.done" ] && return
+	log "kernel image $krel"
+	mkdir -p "$debs" && rm -rf "$dir" && mkdir -p "$dir"
+	if [ "$(mw_ksuite "$line")" = sid ]; then
+		pkgs="linux-binary-$krel linux-modules-$krel"
+		mw_chroot sh -c "mkdir -p /tmp/debs && cd /tmp/debs && apt-get -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root download $pkgs" >/dev/null
+		for p in $pkgs; do
+			mv "$MW_CHROOT"/tmp/debs/"$p"_*.deb "$debs/"
+		done
+	else
+		pkgs="linux-image-$krel-unsigned"
+		(cd "$debs" && ls "$pkgs"_*.deb >/dev/null 2>&1 ||
+			apt-get -o APT::Sandbox::User=root download "$pkgs" >/dev/null)
+	fi
+	for p in $pkgs; do
+		f=$(ls "$debs/$p"_*.deb | sort -V | tail -n 1)
+		dpkg-deb -x "$f" "$dir/x"
+	done
+	if [ -f "$dir/x/boot/vmlinuz-$krel" ]; then
+		mv "$dir/x/boot/vmlinuz-$krel" "$dir/vmlinuz"
+		mkdir -p "$dir/lib/modules" && mv "$dir/x/lib/modules/$krel" "$dir/lib/modules/"
+	else
+		mv "$dir/x/usr/lib/modules/$krel/vmlinuz" "$dir/vmlinuz"
+		mkdir -p "$dir/lib/modules" && mv "$dir/x/usr/lib/modules/$krel" "$dir/lib/modules/"
+	fi
+	rm -rf "$dir/x"
+	touch "$dir/.done"
+}
+
+main() {
+	local t0=$SECONDS line
+	mkdir -p "$MW_CACHE"
+	host_packages
+	kernel_source_bits
+	for line in $KLINES; do
+		[ "$(mw_ksuite "$line")" = sid ] && sid_chroot "$(mw_krel "$line")"
+	done
+	for line in $KLINES; do
+		kernel_image "$line"
+	done
+	log "setup done in $((SECONDS - t0)) s; kernels: $KLINES"
+}
+
+main "$@"

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-run.sh LINE RUN-SCRIPT [NAME]: boot a throw-away QEMU (TCG) guest on a
+# kernel line with memwalk.ko, the client and the selftests in a busybox
+# initramfs, run RUN-SCRIPT there and print its output (TAP) prefixed with
+# "[LINE] ".  Then judge the guest: it must finish in time, and its dmesg must
+# hold no splat and its taint no flag but O and E.
+#
+# Knobs (environment):
+#   MW_VM_MEM (MiB, 1024)  MW_VM_CPUS (2)  MW_VM_CPU (max)  MW_VM_TIMEOUT (s)
+#   MW_VM_APPEND   extra kernel command line (THP mode, hugepages=...)
+#   MW_VM_MODULES  modules of the kernel image to load first ("zram")
+#   MW_KO          the memwalk.ko to use (out/LINE/memwalk.ko)
+#   MW_VM_QUIET=1  print only the verdict lines, not the guest's TAP
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+line=${1:?usage: vm-run.sh LINE RUN-SCRIPT [NAME]}
+run=${2:?usage: vm-run.sh LINE RUN-SCRIPT [NAME]}
+name=${3:-$(basename "$run" .sh)}
+krel=$(mw_krel "$line")
+kimg=$(mw_kimage "$line")
+ko=${MW_KO:-$MW_OUT/$line/memwalk.ko}
+mem=${MW_VM_MEM:-1024}
+cpus=${MW_VM_CPUS:-2}
+tmo=${MW_VM_TIMEOUT:-900}
+work=$MW_OUT/vm/$line-$name
+tag="[$line]"
+
+[ -f "$kimg/vmlinuz" ] || die "no kernel image for $line: run 'make setup'"
+[ -f "$ko" ] || die "no $ko: run 'make KVER=$line'"
+rm -rf "$work" && mkdir -p "$work/root"
+
+# --- initramfs ---------------------------------------------------------
+r=$work/root
+mkdir -p "$r"/{bin,sbin,etc/memwalk,proc,sys,dev,tmp,selftests,lib/memwalk,lib/modules-extra}
+cp /bin/busybox "$r/bin/busybox"
+install -m 0755 "$MW_TOP/scripts/guest/init" "$r/init"
+cp "$run" "$r/etc/memwalk/run"
+cp "$ko" "$r/lib/memwalk/memwalk.ko"
+[ -x "$MW_TOP/userspace/memwalk-client" ] && cp "$MW_TOP/userspace/memwalk-client" "$r/bin/"
+for t in "$MW_TOP"/selftests/memwalk_*; do
+	[ -x "$t" ] && [ -f "$t" ] && cp "$t" "$r/selftests/"
+done
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$r/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$r/etc/group"
+
+# Modules of the image itself, dependencies first, decompressed for busybox.
+add_module() {
+	local m=$1 f d
+	grep -qx "$m" "$r/etc/memwalk/modules" 2>/dev/null && return
+	f=$(find "$kimg/lib/modules/$krel" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -n 1)
+	[ -n "$f" ] || die "module $m not in the $line image"
+	case $f in
+	*.xz) xz -dc "$f" > "$r/lib/modules-extra/$m.ko" ;;
+	*.zst) zstd -qdc "$f" > "$r/lib/modules-extra/$m.ko" ;;
+	*) cp "$f" "$r/lib/modules-extra/$m.ko" ;;
+	esac
+	for d in $(modinfo -F depends "$r/lib/modules-extra/$m.ko" | tr , ' '); do
+		add_module "$d"
+	done
+	echo "$m" >> "$r/etc/memwalk/modules"
+}
+: > "$r/etc/memwalk/modules"
+for m in ${MW_VM_MODULES:-}; do add_module "$m"; done
+[ -n "${MW_VM_FILES:-}" ] && for f in $MW_VM_FILES; do cp -a "$f" "$r/etc/memwalk/"; done
+
+(cd "$r" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
+
+# --- boot ----------------------------------------------------------------
+# rcu_cpu_stall_timeout: TCG is slow enough to trip the default 21 s on a
+# loaded host; a real stall still shows within the run's timeout.
+append="console=ttyS0 panic=-1 loglevel=4 rcupdate.rcu_cpu_stall_timeout=300"
+append="$append ${MW_VM_APPEND:-}"
+t0=$SECONDS
+set +e
+timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "${MW_VM_CPU:-max}" \
+	-m "$mem" -smp "$cpus" -nodefaults -no-user-config -display none \
+	-no-reboot -kernel "$kimg/vmlinuz" -initrd "$work/initramfs.cpio" \
+	-append "$append" \
+	-serial "file:$work/console.log" -serial "file:$work/results.log" \
+	> "$work/qemu.log" 2>&1
+qrc=$?
+set -e
+secs=$((SECONDS - t0))
+rm -rf "$r" "$work/initramfs.cpio"
+
+tr -d '\r' < "$work/results.log" > "$work/results.txt"
+sed -n '/^MEMWALK-DMESG-BEGIN$/,/^MEMWALK-DMESG-END$/p' "$work/results.txt" \
+	| sed '1d;$d' > "$work/dmesg.log"
+[ "${MW_VM_QUIET:-0}" = 1 ] ||
+	sed -n '/^MEMWALK-BEGIN/,/^MEMWALK-RC/{/^MEMWALK-/d;p}' "$work/results.txt" \
+		| sed "s/^/$tag /"
+
+fail=0
+if ! grep -q '^MEMWALK-END$' "$work/results.txt"; then
+	echo "$tag not ok - $name: guest did not finish (qemu rc $qrc after ${secs}s, timeout ${tmo}s); console: $work/console.log"
+	exit 1
+fi
+echo "$tag ok - $name: guest ran $krel and finished in ${secs}s"
+
+# A splat fails the run even when every test passed.
+splat='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN|KFENCE|UBSAN|kmemleak|'
+splat+='possible recursive locking|possible circular locking|lockdep|'
+splat+='sleeping function called from invalid context|scheduling while atomic|'
+splat+='Call Trace|detected stall|blocked for more than|list_(add|del) corruption'
+taint=$(sed -n 's/^MEMWALK-TAINT //p' "$work/results.txt")
+if grep -Eq "$splat" "$work/dmesg.log"; then
+	echo "$tag not ok - $name: guest dmesg has a splat: $(grep -Em1 "$splat" "$work/dmesg.log"); dmesg: $work/dmesg.log"
+	fail=1
+elif [ -z "$taint" ] || [ $((taint & ~(4096 | 8192))) != 0 ]; then
+	echo "$tag not ok - $name: kernel tainted $taint (only O and E allowed); dmesg: $work/dmesg.log"
+	fail=1
+else
+	echo "$tag ok - $name: guest dmesg clean, taint $taint"
+fi
+exit $fail
