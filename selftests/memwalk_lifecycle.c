@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memwalk module lifecycle: loading and unloading, with the module NOT
+ * loaded when the program starts; it is left unloaded at the end.
+ *
+ * Needs root, insmod/rmmod in $PATH, devtmpfs on /dev, and in $MEMWALK_KO
+ * the path of memwalk.ko.  The client is $MEMWALK_CLIENT or
+ * /bin/memwalk-client.
+ */
+#include "kselftest_harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/memwalk.h>
+
+#include "memwalk_util.h"
+
+#define MODULE_NAME	"memwalk"
+#define SYS_MODULE	"/sys/module/" MODULE_NAME
+#define DEBUGFS		"/sys/kernel/debug"
+#define DEBUGFS_DIR	DEBUGFS "/" MODULE_NAME
+
+#define WARMUP_CYCLES	3
+#define CYCLES		100
+/* Growth allowed over CYCLES load/unload cycles, in kB. */
+#define MAX_SUNRECLAIM_GROWTH	256
+#define MAX_VMALLOC_GROWTH	512
+
+/* Taint flags a load/unload must never add: B (bad page), D (oops), W, L. */
+#define BAD_TAINTS	((1UL << 5) | (1UL << 7) | (1UL << 9) | (1UL << 14))
+
+static bool module_loaded(void)
+{
+	return access(SYS_MODULE, F_OK) == 0;
+}
+
+static void load(struct __test_metadata *_metadata, const char *ko)
+{
+	const char *argv[] = { "insmod", ko, NULL };
+	struct mw_run r;
+
+	ASSERT_EQ(0, mw_run(&r, 0, argv));
+	ASSERT_EQ(0, mw_exit_code(&r))
+		TH_LOG("insmod %s: status %#x: %s", ko, r.status, r.err);
+	ASSERT_TRUE(module_loaded());
+}
+
+static void unload(struct __test_metadata *_metadata)
+{
+	const char *argv[] = { "rmmod", MODULE_NAME, NULL };
+	struct mw_run r;
+
+	ASSERT_EQ(0, mw_run(&r, 0, argv));
+	ASSERT_EQ(0, mw_exit_code(&r))
+		TH_LOG("rmmod %s: status %#x: %s", MODULE_NAME, r.status, r.err);
+	ASSERT_FALSE(module_loaded());
+}
+
+/* One insmod/rmmod, checking that the device (and debugfs dir) follow. */
+static void cycle(struct __test_metadata *_metadata, const char *ko,
+		  bool debugfs, int i)
+{
+	load(_metadata, ko);
+	ASSERT_TRUE(mw_wait_path(MEMWALK_DEVICE_PATH, true))
+		TH_LOG("cycle %d: no %s after insmod", i, MEMWALK_DEVICE_PATH);
+	if (debugfs) {
+		ASSERT_TRUE(mw_wait_path(DEBUGFS_DIR, true))
+			TH_LOG("cycle %d: no %s after insmod", i, DEBUGFS_DIR);
+	}
+	unload(_metadata);
+	ASSERT_TRUE(mw_wait_path(MEMWALK_DEVICE_PATH, false))
+		TH_LOG("cycle %d: %s still there after rmmod", i,
+		       MEMWALK_DEVICE_PATH);
+	if (debugfs) {
+		ASSERT_TRUE(mw_wait_path(DEBUGFS_DIR, false))
+			TH_LOG("cycle %d: %s still there after rmmod", i,
+			       DEBUGFS_DIR);
+	}
+}
+
+struct meminfo {
+	long sunreclaim_kb;
+	long vmalloc_used_kb;
+};
+
+static int read_meminfo(struct meminfo *mi)
+{
+	char buf[8192], *p;
+
+	if (mw_read_file("/proc/meminfo", buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "\nSUnreclaim:");
+	if (!p || sscanf(p, "\nSUnreclaim: %ld kB", &mi->sunreclaim_kb) != 1)
+		return -1;
+	p = strstr(buf, "\nVmallocUsed:");
+	if (!p || sscanf(p, "\nVmallocUsed: %ld kB", &mi->vmalloc_used_kb) != 1)
+		return -1;
+	return 0;
+}
+
+static unsigned long read_taint(void)
+{
+	char buf[32];
+
+	if (mw_read_file("/proc/sys/kernel/tainted", buf, sizeof(buf)))
+		return ~0UL;
+	return strtoul(buf, NULL, 10);
+}
+
+/* Give back what caches hold so that only real growth is left. */
+static int settle(void)
+{
+	struct dirent *de;
+	char path[512];
+	DIR *dir;
+	int ret;
+
+	sleep(1);	/* let RCU callbacks and deferred frees run */
+	sync();
+	ret = mw_write_file("/proc/sys/vm/drop_caches", "3\n");
+	/* SLUB: release empty slabs cached per CPU (best effort). */
+	dir = opendir("/sys/kernel/slab");
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] == '.' || de->d_type == DT_LNK)
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
+			 de->d_name);
+		mw_write_file(path, "1");
+	}
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+FIXTURE(lifecycle) {
+	const char *ko;
+	int fd;
+};
+
+FIXTURE_SETUP(lifecycle)
+{
+	self->fd = -1;
+	ASSERT_EQ(0, geteuid()) TH_LOG("these tests need root");
+	self->ko = getenv("MEMWALK_KO");
+	ASSERT_NE(NULL, self->ko)
+		TH_LOG("set MEMWALK_KO to the path of memwalk.ko");
+	ASSERT_EQ(0, access(self->ko, R_OK))
+		TH_LOG("MEMWALK_KO=%s: %s", self->ko, strerror(errno));
+	ASSERT_FALSE(module_loaded())
+		TH_LOG("memwalk is loaded; these tests start without it");
+}
+
+FIXTURE_TEARDOWN(lifecycle)
+{
+	const char *argv[] = { "rmmod", MODULE_NAME, NULL };
+	struct mw_run r;
+
+	if (self->fd >= 0)
+		close(self->fd);
+	if (module_loaded() && (mw_run(&r, 0, argv) || mw_exit_code(&r)))
+		TH_LOG("teardown: could not unload memwalk: %s", r.err);
+}
+
+TEST_F(lifecycle, client_info_without_module)
+{
+	const char *argv[] = { mw_client_path(), "info", NULL };
+	struct mw_run r;
+
+	ASSERT_EQ(0, mw_run(&r, 0, argv));
+	EXPECT_EQ(2, mw_exit_code(&r)) TH_LOG("stderr: %s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "memwalk module not loaded: run 'modprobe memwalk'"))
+		TH_LOG("stderr: %s", r.err);
+	EXPECT_STREQ("", r.out);
+}
+
+TEST_F(lifecycle, client_status_without_module)
+{
+	const char *argv[] = { mw_client_path(), "status", NULL };
+	struct mw_run r;
+
+	ASSERT_EQ(0, mw_run(&r, 0, argv));
+	EXPECT_EQ(2, mw_exit_code(&r)) TH_LOG("stderr: %s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "memwalk module not loaded: run 'modprobe memwalk'"))
+		TH_LOG("stderr: %s", r.err);
+}
+
+/*
+ * CYCLES loads and unloads; the device node (and debugfs directory) must
+ * come and go with the module, unreclaimable slab and vmalloc must not grow,
+ * and the kernel must not warn.
+ */
+TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
+{
+	bool debugfs = mw_mounted("debugfs", DEBUGFS);
+	unsigned long taint_before, taint_new;
+	struct meminfo before, after;
+	long d_slab, d_vmalloc;
+	int i;
+
+	if (!debugfs)
+		TH_LOG("debugfs is not mounted at %s: not checking %s",
+		       DEBUGFS, DEBUGFS_DIR);
+	taint_before = read_taint();
+	ASSERT_NE(~0UL, taint_before);
+
+	for (i = 0; i < WARMUP_CYCLES; i++)
+		cycle(_metadata, self->ko, debugfs, i);
+	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, read_meminfo(&before));
+
+	for (i = 0; i < CYCLES; i++)
+		cycle(_metadata, self->ko, debugfs, i);
+	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, read_meminfo(&after));
+
+	d_slab = after.sunreclaim_kb - before.sunreclaim_kb;
+	d_vmalloc = after.vmalloc_used_kb - before.vmalloc_used_kb;
+	TH_LOG("%d cycles: SUnreclaim %+ld kB (%ld -> %ld), VmallocUsed %+ld kB (%ld -> %ld)",
+	       CYCLES, d_slab, before.sunreclaim_kb, after.sunreclaim_kb,
+	       d_vmalloc, before.vmalloc_used_kb, after.vmalloc_used_kb);
+	EXPECT_LE(d_slab, MAX_SUNRECLAIM_GROWTH);
+	EXPECT_LE(d_vmalloc, MAX_VMALLOC_GROWTH);
+
+	taint_new = read_taint() & ~taint_before;
+	EXPECT_EQ(0, taint_new & BAD_TAINTS)
+		TH_LOG("kernel taint gained %#lx: see dmesg", taint_new);
+}
+
+/*
+ * An open file pins the module: delete_module() refuses with EWOULDBLOCK
+ * (not EBUSY, which is for a module still initialising or going away), and
+ * rmmod fails; after close, rmmod succeeds.
+ */
+TEST_F(lifecycle, unload_refused_while_open)
+{
+	const char *argv[] = { "rmmod", MODULE_NAME, NULL };
+	struct memwalk_info info = { .size = sizeof(info) };
+	char refcnt[32];
+	struct mw_run r;
+	long ret;
+	int err;
+
+	load(_metadata, self->ko);
+	ASSERT_TRUE(mw_wait_path(MEMWALK_DEVICE_PATH, true));
+	self->fd = open(MEMWALK_DEVICE_PATH, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(errno));
+
+	ASSERT_EQ(0, mw_read_file(SYS_MODULE "/refcnt", refcnt, sizeof(refcnt)));
+	EXPECT_LE(1, atoi(refcnt)) TH_LOG("refcnt with a file open: %s", refcnt);
+
+	ret = syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK);
+	err = errno;
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EWOULDBLOCK, err) TH_LOG("delete_module: %s", strerror(err));
+	ASSERT_EQ(0, mw_run(&r, 0, argv));
+	EXPECT_NE(0, mw_exit_code(&r)) TH_LOG("rmmod succeeded with a file open");
+	ASSERT_TRUE(module_loaded());
+
+	/* The module is intact and the file still works. */
+	EXPECT_EQ(0, ioctl(self->fd, MEMWALK_IOC_INFO, &info))
+		TH_LOG("MEMWALK_IOC_INFO: %s", strerror(errno));
+
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, mw_read_file(SYS_MODULE "/refcnt", refcnt, sizeof(refcnt)));
+	EXPECT_EQ(0, atoi(refcnt)) TH_LOG("refcnt after close: %s", refcnt);
+	unload(_metadata);
+	EXPECT_TRUE(mw_wait_path(MEMWALK_DEVICE_PATH, false));
+}
+
+/* The debugfs directory exists exactly while the module is loaded. */
+TEST_F(lifecycle, debugfs_dir_follows_module)
+{
+	struct memwalk_info info = { .size = sizeof(info) };
+	struct stat st;
+
+	if (!mw_mounted("debugfs", DEBUGFS))
+		SKIP(return, "debugfs is not mounted at %s", DEBUGFS);
+	ASSERT_NE(0, access(DEBUGFS_DIR, F_OK));
+
+	load(_metadata, self->ko);
+	ASSERT_EQ(0, stat(DEBUGFS_DIR, &st)) TH_LOG("%s: %s", DEBUGFS_DIR, strerror(errno));
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+
+	/* ... and the module says so. */
+	self->fd = open(MEMWALK_DEVICE_PATH, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(self->fd, MEMWALK_IOC_INFO, &info))
+		TH_LOG("MEMWALK_IOC_INFO: %s", strerror(errno));
+	EXPECT_NE(0, info.features & MEMWALK_FEAT_DEBUGFS);
+	close(self->fd);
+	self->fd = -1;
+
+	unload(_metadata);
+	EXPECT_NE(0, access(DEBUGFS_DIR, F_OK));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memwalk-client: messages and option handling shared by the commands. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "memwalk-client.h"
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", MW_PROG, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void mw_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+}
+
+void mw_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+/* "ENOENT: No such file or directory", for the end of an error message. */
+const char *mw_errno_text(int err)
+{
+	static char buf[128];
+	const char *name = strerrorname_np(err);
+
+	snprintf(buf, sizeof(buf), "%s: %s", name ? name : "errno",
+		 strerror(err));
+	return buf;
+}
+
+void mw_check_uapi(const char *source, uint32_t uapi_version)
+{
+	if (uapi_version != MEMWALK_UAPI_VERSION)
+		mw_warn("%s reports memwalk uapi version %u, this client was built with %u; fields may be missing",
+			source, uapi_version, MEMWALK_UAPI_VERSION);
+}
+
+/* One line for a getopt '?' (opterr is 0, getopt printed nothing). */
+static void bad_option(const struct mw_command *cmd, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (optopt && strncmp(arg, "--", 2) != 0)
+		mw_err("%s: invalid option -- '%c' (see '%s %s --help')",
+		       cmd->name, optopt, MW_PROG, cmd->name);
+	else
+		mw_err("%s: unrecognized option '%s' (see '%s %s --help')",
+		       cmd->name, arg, MW_PROG, cmd->name);
+}
+
+/*
+ * Options of a command that only prints: -J/--json and -h/--help.
+ * Returns -1 to go on, or the status to exit with.
+ */
+int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
+			 bool *json)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*json = false;
+	opterr = 0;
+	optind = 0;	/* glibc: restart scanning at argv[1] */
+	while ((c = getopt_long(argc, argv, "+Jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			*json = true;
+			break;
+		case 'h':
+			printf("Usage: %s %s %s\n\n"
+			       "Options:\n"
+			       "  -J, --json    print one JSON object\n"
+			       "  -h, --help    show this help and exit\n\n"
+			       "See %s(1).\n",
+			       MW_PROG, cmd->name, cmd->args, MW_PROG);
+			return MW_EXIT_OK;
+		default:
+			bad_option(cmd, argv);
+			return MW_EXIT_FAILURE;
+		}
+	}
+	if (optind < argc) {
+		mw_err("%s: unexpected argument '%s' (see '%s %s --help')",
+		       cmd->name, argv[optind], MW_PROG, cmd->name);
+		return MW_EXIT_FAILURE;
+	}
+	return -1;
+}
+
+int mw_not_implemented(const struct mw_command *cmd)
+{
+	mw_err("%s: not implemented yet", cmd->name);
+	return MW_EXIT_FAILURE;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memwalk-client: shared declarations.
+ *
+ * Each subcommand lives in its own file and registers itself with
+ * MW_COMMAND(); main.c finds the registered commands through the linker
+ * section "mw_commands" (the way batctl does), so adding a command is adding
+ * a file (and its object to the Makefile).
+ */
+#ifndef MEMWALK_CLIENT_H
+#define MEMWALK_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/memwalk.h>
+
+#define MEMWALK_CLIENT_VERSION	"0.1.0"
+#define MW_PROG			"memwalk-client"
+
+/* Exit statuses, documented in memwalk-client(1). */
+enum {
+	MW_EXIT_OK		= 0,
+	MW_EXIT_FAILURE		= 1,	/* usage error or failed operation */
+	MW_EXIT_UNAVAILABLE	= 2,	/* module not loaded, or permission denied */
+};
+
+/* The command is chosen by a numeric first argument (a PID), not by name. */
+#define MW_CMD_PID		(1u << 0)
+
+struct mw_command {
+	const char *name;	/* word on the command line ("PID" for MW_CMD_PID) */
+	const char *args;	/* synopsis after the name, for usage */
+	const char *help;	/* one line for --help */
+	unsigned int flags;	/* MW_CMD_* */
+	/* argv[0] is the command word; returns an MW_EXIT_* status */
+	int (*run)(const struct mw_command *cmd, int argc, char **argv);
+};
+
+#define MW_COMMAND(sym, ...)						\
+	static const struct mw_command mw_command_##sym = { __VA_ARGS__ }; \
+	static const struct mw_command *mw_command_ptr_##sym		\
+	__attribute__((used, section("mw_commands"))) = &mw_command_##sym
+
+/* common.c */
+void mw_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *mw_errno_text(int err);
+void mw_check_uapi(const char *source, uint32_t uapi_version);
+int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
+			 bool *json);
+int mw_not_implemented(const struct mw_command *cmd);
+
+/* device.c */
+const char *mw_device_path(void);
+int mw_device_open(int *fdp);
+int mw_device_info(int fd, struct memwalk_info *info);
+
+/* genl.c */
+struct nl_sock;
+struct nl_msg;
+
+struct mw_genl {
+	struct nl_sock *sock;
+	int family;
+};
+
+int mw_genl_open(struct mw_genl *genl);
+void mw_genl_close(struct mw_genl *genl);
+int mw_genl_do(struct mw_genl *genl, uint8_t cmd, const char *what,
+	       int (*parse)(struct nl_msg *msg, void *arg), void *arg);
+
+#endif /* MEMWALK_CLIENT_H */
