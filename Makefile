@@ -5,7 +5,9 @@
 #                           dir), client, selftests
 #   make KVER=6.1|6.12|7.2  module against one of the project's kernels
 #   make setup              install everything (Debian 12, root)
-#   make check              lint, builds, host tests, VM suite on all kernels
+#   make check              lint, builds, host tests, VM suite on all kernels,
+#                           the reliability lane on the debug kernel
+#   make check-debug        the reliability lane alone
 #   make demo               boot a VM, load memwalk, show the client at work
 #   make install | dkms-install | clean
 VERSION  := 0.1.0
@@ -18,7 +20,7 @@ KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
 
 SCRIPTS := $(CURDIR)/scripts
 
-.PHONY: all module client selftests setup check demo install dkms-install \
+.PHONY: all module client selftests setup check check-debug demo install dkms-install \
 	dkms-uninstall clean
 
 all: module client selftests
@@ -44,6 +46,9 @@ setup:
 
 check:
 	$(SCRIPTS)/check.sh
+
+check-debug:
+	$(SCRIPTS)/check.sh --debug-only
 
 demo:
 	$(SCRIPTS)/demo.sh $(or $(KVER),6.12)

@@ -25,7 +25,9 @@ else
 fi
 
 rm -rf "$src" && mkdir -p "$src"
-cp -a "$MW_TOP/Kbuild" "$MW_TOP/module" "$MW_TOP/uapi" "$src/"
+# MW_SRC: build another tree (the reliability lane's planted-bug copy).
+msrc=${MW_SRC:-$MW_TOP}
+cp -a "$msrc/Kbuild" "$msrc/module" "$msrc/uapi" "$src/"
 log "memwalk.ko for $line ($krel)"
 run modules "$@" 2>&1 | tee "$out/build.log"
 [ "${PIPESTATUS[0]}" = 0 ] || die "module build failed for $line, see $out/build.log"

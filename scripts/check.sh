@@ -4,10 +4,17 @@
 # every kernel line, DKMS.  Every result is one TAP-style "ok"/"not ok" line;
 # the last line is "N passed, N failed, N skipped" over all of them.
 #   MW_LINES="6.1 6.12"  limit the kernel lines (default: all of versions)
+#   MW_DEBUG=0            skip the reliability lane (debug kernel)
+#   check.sh --debug-only the reliability lane alone (make check-debug)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 lines=${MW_LINES:-$KLINES}
+debug=${MW_DEBUG:-1}
+if [ "${1:-}" = --debug-only ]; then
+	lines=
+	debug=1
+fi
 mkdir -p "$MW_OUT"
 log=$MW_OUT/check.log
 : > "$log"
@@ -60,10 +67,49 @@ dkms_cleanup() {
 	rm -rf "/usr/src/memwalk-$ver"
 }
 
-say "# memwalk check on kernel lines: $lines"
+# The lane's own test: a copy of the module with a planted bug (an
+# off-by-one copy_to_user in the info ioctl: 8 bytes past a stack object)
+# must make the debug-kernel suite fail.  The plant lives only in a
+# scratch copy; if the pattern no longer matches, this test fails so the
+# plant gets updated rather than silently proving nothing.
+plant_test() {
+	local scratch=$MW_OUT/plant/src plog=$MW_OUT/plant/run.log
+	rm -rf "$MW_OUT/plant" && mkdir -p "$scratch"
+	cp -a "$MW_TOP/Kbuild" "$MW_TOP/module" "$MW_TOP/uapi" "$scratch/"
+	sed -i 's/len = min_t(size_t, usize, sizeof(info));/len = min_t(size_t, usize, sizeof(info) + 8);/' \
+		"$scratch/module/chardev.c"
+	if ! grep -q 'sizeof(info) + 8' "$scratch/module/chardev.c"; then
+		say "not ok - reliability lane catches a planted bug: the plant no longer applies to module/chardev.c"
+		return
+	fi
+	if ! MW_OUT=$MW_OUT/plant MW_SRC=$scratch "$MW_TOP/scripts/build-module.sh" debug > "$plog" 2>&1; then
+		say "not ok - reliability lane catches a planted bug: the planted copy does not build ($plog)"
+		return
+	fi
+	MW_OUT=$MW_OUT/plant MW_VM_MEM=2048 MW_VM_TIMEOUT=1200 MW_VM_MODULES=zram \
+		MW_VM_FILES="$(echo "$MW_TOP"/scripts/guest/{selftests,kmemleak}.sh)" \
+		"$MW_TOP/scripts/vm-run.sh" debug "$MW_TOP/scripts/guest/selftests.sh" plant >> "$plog" 2>&1
+	if grep -Eq 'BUG: KASAN|usercopy' "$MW_OUT/plant/vm/debug-plant/dmesg.log" 2>/dev/null; then
+		say "ok - reliability lane catches a planted bug: $(grep -Em1 'BUG: KASAN|usercopy' "$MW_OUT/plant/vm/debug-plant/dmesg.log")"
+	else
+		say "not ok - reliability lane catches a planted bug: no KASAN report ($plog)"
+	fi
+}
+
+say "# memwalk check on kernel lines: ${lines:-none}$([ "$debug" = 1 ] && echo ' + debug kernel')"
 for line in $lines; do
 	say "# kernel $line = $(mw_krel "$line")"
 done
+
+# The VM suite's guest: zram for swap tests, reserved hugetlb pages, THP on
+# madvise; the debug kernel gets more memory and time (KASAN, lockdep).
+vm_suite() {
+	local line=$1 script=$2 name=$3
+	MW_VM_MODULES=${MW_SUITE_MODULES-zram} \
+	MW_VM_APPEND=${MW_SUITE_APPEND-"hugepages=16 transparent_hugepage=madvise"} \
+	MW_VM_FILES="$(echo "$MW_TOP"/scripts/guest/{selftests,kmemleak,faultinject}.sh)" \
+		"$MW_TOP/scripts/vm-run.sh" "$line" "$script" "$name" 2>>"$log" | tee -a "$log"
+}
 
 # --- lint and builds ---------------------------------------------------
 step "checkpatch --strict: module/ and uapi/" lint_checkpatch
@@ -83,14 +129,25 @@ make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" check 2>>"$log" | sed 's/^/[host] /
 for line in $lines; do
 	say "# VM suite on $line"
 	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
-		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests 2>>"$log" | tee -a "$log"
+		MW_VM_MEM=1536 vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
 	else
 		say "not ok - VM suite on $line: no module was built"
 	fi
 done
 
+# --- the reliability lane: the debug kernel ------------------------------
+if [ "$debug" = 1 ]; then
+	say "# reliability lane: debug kernel (lockdep, KASAN, KFENCE, kmemleak, DEBUG_VM)"
+	if step "debug kernel built (cached under $(mw_debug_dir))" "$MW_TOP/scripts/debug-kernel.sh" &&
+		step "build memwalk.ko for the debug kernel (-Werror)" "$MW_TOP/scripts/build-module.sh" debug; then
+		MW_VM_MEM=2048 MW_VM_TIMEOUT=2400 MW_SUITE_APPEND="hugepages=16 transparent_hugepage=madvise kmemleak=on" \
+			vm_suite debug "$MW_TOP/scripts/guest/reliability.sh" reliability
+		plant_test
+	fi
+fi
+
 # --- DKMS ----------------------------------------------------------------
-if command -v dkms >/dev/null && [ "$(id -u)" = 0 ]; then
+if [ -n "$lines" ] && command -v dkms >/dev/null && [ "$(id -u)" = 0 ]; then
 	for line in $lines; do
 		[ "$(mw_ksuite "$line")" = host ] || continue
 		step "dkms add/build for $(mw_krel "$line")" dkms_build "$line"
