@@ -4,6 +4,7 @@
 . /etc/memwalk/kmemleak.sh
 kmemleak_begin
 export MEMWALK_FUZZ_SECONDS=60
+export MEMWALK_STRESS_SECONDS=30
 . /etc/memwalk/selftests.sh
 [ -f /etc/memwalk/faultinject.sh ] && . /etc/memwalk/faultinject.sh
 kmemleak_end

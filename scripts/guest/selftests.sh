@@ -15,10 +15,12 @@ if insmod "$MEMWALK_KO"; then
 else
 	echo "not ok - insmod memwalk.ko"
 fi
-# The fuzzer last among them: it leaves nothing behind but must not break
-# the module for the tests after it (MEMWALK_FUZZ_SECONDS per surface).
+# Fuzzer and stress last: they leave nothing behind but must not break the
+# module for what follows (bounded: MEMWALK_FUZZ_SECONDS per surface,
+# MEMWALK_STRESS_SECONDS per stress test).
 export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-8}
-for t in memwalk_dev memwalk_fuzz; do
+export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-10}
+for t in memwalk_dev memwalk_fuzz memwalk_stress; do
 	[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 	echo "# ==== $t"
 	"./$t" || echo "not ok - $t exited with status $?"

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stress for memwalk, bounded in time, seeded, reproducible in its choices:
+ *
+ *   mixed:   targets that keep mmap/munmap/mremap/mprotect-ing, forking and
+ *            exiting, collapsing and splitting THPs, paging out and back in;
+ *            a memory hog in a small cgroup that keeps getting OOM-killed;
+ *            khugepaged made aggressive; several clients snapshotting the
+ *            targets with small buffers; an event subscriber reading.
+ *   modload: insmod/rmmod in a loop while clients hold fds, snapshot and
+ *            subscribe.
+ *
+ *   MEMWALK_STRESS_SECONDS (default 15), MEMWALK_STRESS_SEED, MEMWALK_KO
+ *
+ * The verdict on the kernel comes from the guest's dmesg (the VM harness
+ * fails on any splat); here every snapshot's records must be well formed,
+ * and the operation counts are reported.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include <linux/memwalk.h>
+
+#include "kselftest_harness.h"
+#include "memwalk_util.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE	25
+#endif
+
+#define NR_TARGETS	3
+#define NR_CLIENTS	2
+#define HUGE_SZ		(2UL << 20)
+
+/* Counters the children report through a shared page. */
+struct counters {
+	unsigned long target_ops;
+	unsigned long forks;
+	unsigned long snapshots;
+	unsigned long snapshot_errors;
+	unsigned long records;
+	unsigned long bad_records;
+	unsigned long events;
+	unsigned long loads;
+	unsigned long busy_unloads;
+	char first_bad[160];
+};
+
+static struct counters *ctr;
+
+static uint64_t rnd_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtoull(s, NULL, 0) : def;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One target: an address space that never sits still. */
+static void target_loop(uint64_t seed)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *slots[16] = { 0 };
+	size_t lens[16] = { 0 };
+
+	for (;;) {
+		int i = rnd_next(&seed) % 16;
+		char *p = slots[i];
+		size_t len = lens[i];
+
+		switch (rnd_next(&seed) % 9) {
+		case 0:		/* map (sometimes a THP-able 2 MiB-aligned region) */
+			if (p)
+				munmap(p, len);
+			len = rnd_next(&seed) % 2 ? 2 * HUGE_SZ : psz * (1 + rnd_next(&seed) % 256);
+			p = mmap(NULL, len + HUGE_SZ, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED) {
+				p = NULL;
+				break;
+			}
+			{	/* trim to a 2 MiB boundary */
+				char *a = (char *)(((uintptr_t)p + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
+
+				if (a > p)
+					munmap(p, a - p);
+				munmap(a + len, (p + len + HUGE_SZ) - (a + len));
+				p = a;
+			}
+			madvise(p, len, MADV_HUGEPAGE);
+			memset(p, i, len / 2);
+			break;
+		case 1:
+			if (p)
+				memset(p, 7, len);
+			break;
+		case 2:		/* split a THP by unmapping a page in the middle */
+			if (p && len > 4 * psz) {
+				munmap(p + len / 2, psz);
+				munmap(p, len);
+				p = NULL;
+			}
+			break;
+		case 3:
+			if (p)
+				mprotect(p, len / 2, rnd_next(&seed) % 2 ? PROT_READ : PROT_NONE);
+			break;
+		case 4:
+			if (p) {
+				char *q = mremap(p, len, len * 2, MREMAP_MAYMOVE);
+
+				if (q != MAP_FAILED) {
+					p = q;
+					len *= 2;
+				}
+			}
+			break;
+		case 5:
+			if (p)
+				madvise(p, len, MADV_PAGEOUT);
+			break;
+		case 6:
+			if (p)
+				madvise(p, len, MADV_COLLAPSE);
+			break;
+		case 7: {	/* fork: the child writes (COW) and exits */
+			pid_t c = fork();
+
+			if (c == 0) {
+				if (p)
+					memset(p, 3, len / 4);
+				_exit(0);
+			}
+			if (c > 0) {
+				waitpid(c, NULL, 0);
+				__atomic_add_fetch(&ctr->forks, 1, __ATOMIC_RELAXED);
+			}
+			break;
+		}
+		default:
+			if (p) {
+				munmap(p, len);
+				p = NULL;
+			}
+		}
+		slots[i] = p;
+		lens[i] = p ? len : 0;
+		__atomic_add_fetch(&ctr->target_ops, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void note_bad(const char *why, unsigned long long a, unsigned long long b)
+{
+	if (__atomic_add_fetch(&ctr->bad_records, 1, __ATOMIC_RELAXED) == 1)
+		snprintf(ctr->first_bad, sizeof(ctr->first_bad), "%s (%#llx, %#llx)", why, a, b);
+}
+
+/* Whole-address-space snapshots with small buffers; validate every record. */
+static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf, size_t rlen)
+{
+	struct memwalk_snapshot s;
+	uint64_t start = 0, last_end = 0;
+
+	for (int calls = 0; calls < 100000; calls++) {
+		memset(&s, 0, sizeof(s));
+		s.size = sizeof(s);
+		s.flags = MEMWALK_SNAP_ALL;
+		s.pid = pid;
+		s.start = start;
+		s.vma_buf = (uintptr_t)vbuf;
+		s.vma_buf_len = vlen;
+		s.run_buf = (uintptr_t)rbuf;
+		s.run_buf_len = rlen;
+		if (ioctl(fd, MEMWALK_IOC_SNAPSHOT, &s)) {
+			__atomic_add_fetch(&ctr->snapshot_errors, 1, __ATOMIC_RELAXED);
+			if (errno != ESRCH && errno != ENOSPC && errno != EINTR)
+				note_bad("snapshot errno", errno, pid);
+			return;
+		}
+		for (uint64_t i = 0; i < s.nr_runs; i++) {
+			struct memwalk_page_run *r = (void *)((char *)rbuf + i * s.run_size);
+			unsigned int st = r->flags & MEMWALK_RUN_STATE_MASK;
+
+			if (r->nr_pages == 0 || st == 0 || st > MEMWALK_STATE_MARKER ||
+			    r->start < start || r->start < last_end ||
+			    r->start + (uint64_t)r->nr_pages * 4096 > s.walk_end)
+				note_bad("run", r->start, r->nr_pages);
+			last_end = r->start + (uint64_t)r->nr_pages * 4096;
+		}
+		for (uint64_t off = 0; off < s.vma_bytes;) {
+			struct memwalk_vma *v = (void *)((char *)vbuf + off);
+
+			if (v->size < sizeof(*v) || v->size % 8 || off + v->size > s.vma_bytes ||
+			    v->start >= v->end || v->name_len >= v->size - sizeof(*v) + 1) {
+				note_bad("vma", v->start, v->end);
+				break;
+			}
+			off += v->size;
+		}
+		__atomic_add_fetch(&ctr->records, s.nr_runs, __ATOMIC_RELAXED);
+		if (s.walk_end != s.end && s.walk_end <= start) {
+			note_bad("no progress", start, s.walk_end);
+			return;
+		}
+		/* Done when walk_end == end (0 for "the whole space"). */
+		if (s.walk_end == s.end)
+			break;
+		start = s.walk_end;
+	}
+	__atomic_add_fetch(&ctr->snapshots, 1, __ATOMIC_RELAXED);
+}
+
+static void client_loop(uint64_t seed, const pid_t *targets, bool reopen)
+{
+	size_t vlen = 4096 + rnd_next(&seed) % 8192, rlen = 40 * (1 + rnd_next(&seed) % 200);
+	void *vbuf = malloc(vlen), *rbuf = malloc(rlen);
+	int fd = -1;
+
+	for (;;) {
+		if (fd < 0) {
+			fd = open(MEMWALK_DEVICE_PATH, O_RDWR);
+			if (fd < 0) {
+				usleep(20000);
+				continue;
+			}
+		}
+		snapshot_pid(fd, targets[rnd_next(&seed) % NR_TARGETS], vbuf, vlen, rbuf, rlen);
+		if (reopen && rnd_next(&seed) % 4 == 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+}
+
+/* Subscribe to every group the family has and count what arrives. */
+static int count_event(struct nl_msg *msg, void *arg)
+{
+	__atomic_add_fetch(&ctr->events, 1, __ATOMIC_RELAXED);
+	return NL_OK;
+}
+
+static void subscriber_loop(void)
+{
+	static const char *const groups[] = {
+		MEMWALK_MCGRP_RECLAIM, MEMWALK_MCGRP_OOM, MEMWALK_MCGRP_LRU,
+	};
+
+	for (;;) {
+		struct nl_sock *sk = nl_socket_alloc();
+		int joined = 0;
+
+		nl_socket_disable_seq_check(sk);
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, count_event, NULL);
+		if (genl_connect(sk) == 0) {
+			for (int i = 0; i < 3; i++) {
+				int g = genl_ctrl_resolve_grp(sk, MEMWALK_GENL_NAME, groups[i]);
+
+				if (g >= 0 && nl_socket_add_membership(sk, g) == 0)
+					joined++;
+			}
+			nl_socket_set_nonblocking(sk);
+			for (int i = 0; joined && i < 200; i++) {
+				nl_recvmsgs_default(sk);
+				usleep(5000);
+			}
+		}
+		nl_socket_free(sk);
+		usleep(50000);
+	}
+}
+
+/* A hog in a small cgroup: keeps the guest under pressure, gets OOM-killed. */
+static void hog_loop(void)
+{
+	mkdir("/sys/fs/cgroup/memwalk-stress", 0755);
+	mw_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	mw_write_file("/sys/fs/cgroup/memwalk-stress/memory.max", "64M");
+	mw_write_file("/sys/fs/cgroup/memwalk-stress/memory.swap.max", "16M");
+	for (;;) {
+		pid_t c = fork();
+
+		if (c == 0) {
+			char pid[16];
+
+			snprintf(pid, sizeof(pid), "%d", getpid());
+			mw_write_file("/sys/fs/cgroup/memwalk-stress/cgroup.procs", pid);
+			for (;;) {
+				char *p = malloc(1 << 20);
+
+				if (p)
+					memset(p, 1, 1 << 20);
+			}
+		}
+		if (c > 0)
+			waitpid(c, NULL, 0);
+		usleep(200000);
+	}
+}
+
+static pid_t spawn(void (*fn)(uint64_t), uint64_t seed)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(seed);
+		_exit(0);
+	}
+	return pid;
+}
+
+static const pid_t *client_targets;
+static bool client_reopen;
+
+static void run_client(uint64_t seed) { client_loop(seed, client_targets, client_reopen); }
+static void run_target(uint64_t seed) { target_loop(seed); }
+static void run_subscriber(uint64_t seed) { subscriber_loop(); }
+static void run_hog(uint64_t seed) { hog_loop(); }
+
+static void khugepaged_aggressive(void)
+{
+	const char *k = "/sys/kernel/mm/transparent_hugepage/khugepaged";
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/scan_sleep_millisecs", k);
+	mw_write_file(path, "0");
+	snprintf(path, sizeof(path), "%s/alloc_sleep_millisecs", k);
+	mw_write_file(path, "0");
+	snprintf(path, sizeof(path), "%s/pages_to_scan", k);
+	mw_write_file(path, "4096");
+}
+
+static void kill_all(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+	for (int i = 0; i < n; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+}
+
+FIXTURE(stress) {
+	uint64_t seed;
+	int seconds;
+};
+
+FIXTURE_SETUP(stress)
+{
+	ctr = mmap(NULL, sizeof(*ctr), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ctr);
+	memset(ctr, 0, sizeof(*ctr));
+	self->seed = env_u64("MEMWALK_STRESS_SEED", (uint64_t)time(NULL));
+	self->seconds = env_u64("MEMWALK_STRESS_SECONDS", 15);
+	TH_LOG("seed %llu, %d s (replay: MEMWALK_STRESS_SEED=%llu)",
+	       (unsigned long long)self->seed, self->seconds,
+	       (unsigned long long)self->seed);
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	rmdir("/sys/fs/cgroup/memwalk-stress");
+	munmap(ctr, sizeof(*ctr));
+}
+
+TEST_F(stress, mixed)
+{
+	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 2];
+	uint64_t s = self->seed | 1;
+	int n = 0;
+
+	ASSERT_EQ(0, access(MEMWALK_DEVICE_PATH, F_OK)) TH_LOG("module not loaded");
+	khugepaged_aggressive();
+	for (int i = 0; i < NR_TARGETS; i++)
+		targets[i] = spawn(run_target, rnd_next(&s));
+	client_targets = targets;
+	client_reopen = false;
+	for (int i = 0; i < NR_CLIENTS; i++)
+		others[n++] = spawn(run_client, rnd_next(&s));
+	others[n++] = spawn(run_subscriber, 0);
+	others[n++] = spawn(run_hog, 0);
+
+	sleep(self->seconds);
+	kill_all(others, n);
+	kill_all(targets, NR_TARGETS);
+
+	TH_LOG("%lu target ops, %lu forks, %lu snapshots (%lu ended in an error), "
+	       "%lu runs checked, %lu events received",
+	       ctr->target_ops, ctr->forks, ctr->snapshots, ctr->snapshot_errors,
+	       ctr->records, ctr->events);
+	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
+	EXPECT_LT(0, ctr->snapshots);
+	EXPECT_LT(0, ctr->target_ops);
+}
+
+/* insmod/rmmod with open fds, running snapshots and live subscribers. */
+TEST_F(stress, modload)
+{
+	const char *ko = getenv("MEMWALK_KO");
+	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 1];
+	uint64_t s = self->seed | 1;
+	double end = now_s() + self->seconds;
+	int n = 0;
+
+	ASSERT_NE(NULL, ko) TH_LOG("MEMWALK_KO is not set");
+	for (int i = 0; i < NR_TARGETS; i++)
+		targets[i] = spawn(run_target, rnd_next(&s));
+	client_targets = targets;
+	client_reopen = true;
+	for (int i = 0; i < NR_CLIENTS; i++)
+		others[n++] = spawn(run_client, rnd_next(&s));
+	others[n++] = spawn(run_subscriber, 0);
+
+	while (now_s() < end) {
+		const char *rm[] = { "rmmod", "memwalk", NULL };
+		const char *ins[] = { "insmod", ko, NULL };
+		struct mw_run r;
+
+		/* Fails while a client holds an fd; that's the point. */
+		if (mw_run(&r, 0, rm) == 0 && mw_exit_code(&r) == 0) {
+			usleep(rnd_next(&s) % 20000);
+			ASSERT_EQ(0, mw_run(&r, 0, ins));
+			ASSERT_EQ(0, mw_exit_code(&r)) TH_LOG("insmod: %s", r.err);
+			ctr->loads++;
+		} else {
+			ctr->busy_unloads++;
+		}
+		usleep(rnd_next(&s) % 50000);
+	}
+	kill_all(others, n);
+	kill_all(targets, NR_TARGETS);
+	/* Leave it loaded, as the suite expects. */
+	if (access(MEMWALK_DEVICE_PATH, F_OK)) {
+		const char *ins[] = { "insmod", ko, NULL };
+		struct mw_run r;
+
+		ASSERT_EQ(0, mw_run(&r, 0, ins));
+	}
+	TH_LOG("%lu reloads, %lu unloads refused while busy, %lu snapshots, %lu events",
+	       ctr->loads, ctr->busy_unloads, ctr->snapshots, ctr->events);
+	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
+	EXPECT_LT(0, ctr->loads);
+}
+
+TEST_HARNESS_MAIN
