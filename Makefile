@@ -9,6 +9,7 @@
 #                           the reliability lane on the debug kernel
 #   make check-debug        the reliability lane alone
 #   make demo               boot a VM, load memwalk, show the client at work
+#   make bench              memwalk against pagemap/kpageflags/PAGEMAP_SCAN
 #   make install | dkms-install | clean
 VERSION  := 0.1.0
 KVER     ?=
@@ -20,7 +21,7 @@ KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
 
 SCRIPTS := $(CURDIR)/scripts
 
-.PHONY: all module client selftests setup check check-debug demo install dkms-install \
+.PHONY: all module client selftests setup check check-debug bench demo install dkms-install \
 	dkms-uninstall clean
 
 all: module client selftests
@@ -49,6 +50,9 @@ check:
 
 check-debug:
 	$(SCRIPTS)/check.sh --debug-only
+
+bench:
+	$(SCRIPTS)/bench.sh "$(or $(KVER),6.1 6.12 7.2)"
 
 demo:
 	$(SCRIPTS)/demo.sh $(or $(KVER),6.12)

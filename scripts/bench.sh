@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench [KVER=line]: memwalk against its peers, measured in one VM run.
+#   MEMWALK_BENCH_MIB (512)  size of the mixed-state target
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+lines=${1:-6.12}
+make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
+make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
+for line in $lines; do
+	"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
+	log "benchmark on $line under QEMU/TCG: ratios only"
+	MW_VM_MEM=$(( ${MEMWALK_BENCH_MIB:-512} * 2 + 1024 )) MW_VM_MODULES=zram \
+	MW_VM_APPEND="transparent_hugepage=madvise" \
+		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench.sh" bench
+done

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench, snapshot half: memwalk against its peers on the same target
+ * in the same run.  The target maps MEMWALK_BENCH_MIB (default 512) in
+ * mixed states: untouched anon, populated 4K anon, THP (MADV_HUGEPAGE,
+ * 2 MiB aligned), swapped out (MADV_PAGEOUT), and a page-cache file.
+ *
+ *   full:     memwalk with folio state  vs  pagemap + /proc/kpageflags
+ *   PTE-only: memwalk without folio state  vs  pagemap alone, PAGEMAP_SCAN
+ *
+ * Every measurement is the best of MEMWALK_BENCH_REPS (default 5) runs.
+ * Under TCG only the ratios mean anything; absolute times are printed for
+ * the record, not as claims.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include <linux/memwalk.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+
+/* PAGEMAP_SCAN (6.7+); the build host's headers may predate it. */
+struct mw_page_region {
+	uint64_t start, end, categories;
+};
+
+struct mw_pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+
+#define MW_PAGEMAP_SCAN		_IOWR('f', 16, struct mw_pm_scan_arg)
+#define MW_PAGE_IS_FILE		(1 << 2)
+#define MW_PAGE_IS_PRESENT	(1 << 3)
+#define MW_PAGE_IS_SWAPPED	(1 << 4)
+#define MW_PAGE_IS_PFNZERO	(1 << 5)
+#define MW_PAGE_IS_HUGE		(1 << 6)
+
+#define HUGE_SZ		(2UL << 20)
+#define PM_PRESENT	(1ULL << 63)
+#define PM_PFN_MASK	((1ULL << 55) - 1)
+
+static long psz;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *map_aligned(size_t len)
+{
+	char *p = mmap(NULL, len + HUGE_SZ, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	a = (char *)(((uintptr_t)p + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
+	if (a > p)
+		munmap(p, a - p);
+	munmap(a + len, p + len + HUGE_SZ - (a + len));
+	return a;
+}
+
+struct region {
+	const char *what;
+	uint64_t start, end;
+};
+
+/* The target: builds the mixed state, tells the parent, then sleeps. */
+static pid_t start_target(size_t total, struct region *reg, int pipefd[2])
+{
+	size_t q = total / 8 / HUGE_SZ * HUGE_SZ;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		char *untouched = map_aligned(2 * q);
+		char *pop = map_aligned(2 * q);
+		char *thp = map_aligned(2 * q);
+		char *swp = map_aligned(q);
+		char path[] = "/tmp/memwalk-bench-XXXXXX";
+		int fd = mkstemp(path);
+		char *file;
+
+		madvise(pop, 2 * q, MADV_NOHUGEPAGE);
+		for (size_t i = 0; i < 2 * q; i += psz)
+			pop[i] = 1;
+		madvise(thp, 2 * q, MADV_HUGEPAGE);
+		memset(thp, 2, 2 * q);
+		madvise(swp, q, MADV_NOHUGEPAGE);
+		memset(swp, 3, q);
+		madvise(swp, q, MADV_PAGEOUT);
+		if (fd < 0 || ftruncate(fd, q))
+			exit(1);
+		unlink(path);
+		file = mmap(NULL, q, PROT_READ, MAP_SHARED, fd, 0);
+		for (size_t i = 0; i < q; i += psz)
+			(void)*(volatile char *)(file + i);
+		reg[0] = (struct region){ "untouched", (uintptr_t)untouched, (uintptr_t)untouched + 2 * q };
+		reg[1] = (struct region){ "4K anon", (uintptr_t)pop, (uintptr_t)pop + 2 * q };
+		reg[2] = (struct region){ "THP", (uintptr_t)thp, (uintptr_t)thp + 2 * q };
+		reg[3] = (struct region){ "swapped", (uintptr_t)swp, (uintptr_t)swp + q };
+		reg[4] = (struct region){ "file", (uintptr_t)file, (uintptr_t)file + q };
+		if (write(pipefd[1], reg, 5 * sizeof(*reg)) < 0)
+			exit(1);
+		for (;;)
+			pause();
+	}
+	if (read(pipefd[0], reg, 5 * sizeof(*reg)) != 5 * (ssize_t)sizeof(*reg)) {
+		fprintf(stderr, "target failed\n");
+		exit(1);
+	}
+	return pid;
+}
+
+struct mw_result {
+	double secs;
+	uint64_t bytes, runs, max_lock_ns, lock_drops;
+};
+
+static struct mw_result memwalk_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end,
+					 uint32_t flags)
+{
+	static char vbuf[1 << 20], rbuf[8 << 20];
+	struct mw_result r = { 0 };
+	struct memwalk_snapshot s;
+	double t0 = now();
+
+	do {
+		memset(&s, 0, sizeof(s));
+		s.size = sizeof(s);
+		s.flags = flags;
+		s.pid = pid;
+		s.start = start;
+		s.end = end;
+		s.vma_buf = (uintptr_t)vbuf;
+		s.vma_buf_len = sizeof(vbuf);
+		s.run_buf = (uintptr_t)rbuf;
+		s.run_buf_len = sizeof(rbuf);
+		if (ioctl(fd, MEMWALK_IOC_SNAPSHOT, &s)) {
+			perror("MEMWALK_IOC_SNAPSHOT");
+			exit(1);
+		}
+		r.bytes += s.vma_bytes + s.nr_runs * s.run_size;
+		r.runs += s.nr_runs;
+		r.lock_drops += s.lock_drops;
+		if (s.max_lock_ns > r.max_lock_ns)
+			r.max_lock_ns = s.max_lock_ns;
+		start = s.walk_end;
+	} while (s.walk_end != s.end);
+	r.secs = now() - t0;
+	return r;
+}
+
+/* pagemap for [start, end), then kpageflags for every present PFN. */
+static double pagemap_read(pid_t pid, uint64_t start, uint64_t end, int kpf,
+			   uint64_t *bytes)
+{
+	static uint64_t pm[1 << 16];
+	char path[64];
+	double t0 = now();
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	*bytes = 0;
+	for (uint64_t a = start; a < end;) {
+		size_t n = (end - a) / psz;
+		ssize_t got;
+
+		if (n > sizeof(pm) / 8)
+			n = sizeof(pm) / 8;
+		got = pread(fd, pm, n * 8, a / psz * 8);
+		if (got <= 0) {
+			perror("pagemap");
+			exit(1);
+		}
+		*bytes += got;
+		for (ssize_t i = 0; kpf >= 0 && i < got / 8; i++) {
+			uint64_t flags;
+
+			if (!(pm[i] & PM_PRESENT) || !(pm[i] & PM_PFN_MASK))
+				continue;
+			if (pread(kpf, &flags, 8, (pm[i] & PM_PFN_MASK) * 8) == 8)
+				*bytes += 8;
+		}
+		a += got / 8 * psz;
+	}
+	close(fd);
+	return now() - t0;
+}
+
+/* PAGEMAP_SCAN for present/swapped pages; -1 if the kernel lacks it. */
+static double pagemap_scan(pid_t pid, uint64_t start, uint64_t end, uint64_t *bytes)
+{
+	static struct mw_page_region vec[1 << 14];
+	struct mw_pm_scan_arg arg;
+	char path[64];
+	double t0 = now();
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	fd = open(path, O_RDONLY);
+	*bytes = 0;
+	while (start < end) {
+		memset(&arg, 0, sizeof(arg));
+		arg.size = sizeof(arg);
+		arg.start = start;
+		arg.end = end;
+		arg.vec = (uintptr_t)vec;
+		arg.vec_len = sizeof(vec) / sizeof(vec[0]);
+		arg.category_anyof_mask = MW_PAGE_IS_PRESENT | MW_PAGE_IS_SWAPPED;
+		arg.return_mask = MW_PAGE_IS_PRESENT | MW_PAGE_IS_SWAPPED | MW_PAGE_IS_FILE |
+				  MW_PAGE_IS_PFNZERO | MW_PAGE_IS_HUGE;
+		int n = ioctl(fd, MW_PAGEMAP_SCAN, &arg);
+
+		if (n < 0) {
+			close(fd);
+			return -1;
+		}
+		*bytes += n * sizeof(vec[0]);
+		if (arg.walk_end <= start)
+			break;
+		start = arg.walk_end;
+	}
+	close(fd);
+	return now() - t0;
+}
+
+#define BEST(expr, out) do {					\
+	for (int rep_ = 0; rep_ < reps; rep_++) {		\
+		double t_ = (expr);				\
+		if (rep_ == 0 || t_ < (out))			\
+			(out) = t_;				\
+	}							\
+} while (0)
+
+int main(void)
+{
+	const char *mib_s = getenv("MEMWALK_BENCH_MIB");
+	const char *reps_s = getenv("MEMWALK_BENCH_REPS");
+	size_t total = (mib_s ? atol(mib_s) : 512) << 20;
+	int reps = reps_s ? atoi(reps_s) : 5;
+	struct region reg[5];
+	struct mw_result full, pte, thp_mw;
+	double t_full = 0, t_pte = 0, t_pm = 0, t_pmkpf = 0, t_scan = 0, t;
+	uint64_t b_pm = 0, b_pmkpf = 0, b_scan = 0, b_thp_pm = 0, start, end;
+	int pipefd[2], fd, kpf;
+	pid_t pid;
+
+	psz = sysconf(_SC_PAGESIZE);
+	fd = open(MEMWALK_DEVICE_PATH, O_RDWR);
+	kpf = open("/proc/kpageflags", O_RDONLY);
+	if (fd < 0 || kpf < 0) {
+		perror("open /dev/memwalk or /proc/kpageflags");
+		return 1;
+	}
+	pid = start_target(total, reg, pipefd);
+	start = reg[0].start;
+	end = reg[0].end;
+	for (int i = 1; i < 5; i++) {
+		if (reg[i].start < start)
+			start = reg[i].start;
+		if (reg[i].end > end)
+			end = reg[i].end;
+	}
+	printf("# target: %zu MiB mapped in [%#llx, %#llx), %d reps, best of each\n",
+	       total >> 20, (unsigned long long)start, (unsigned long long)end, reps);
+
+	BEST((full = memwalk_snapshot(fd, pid, start, end, MEMWALK_SNAP_ALL)).secs, t_full);
+	BEST((pte = memwalk_snapshot(fd, pid, start, end,
+				     MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)).secs, t_pte);
+	BEST(pagemap_read(pid, start, end, kpf, &b_pmkpf), t_pmkpf);
+	BEST(pagemap_read(pid, start, end, -1, &b_pm), t_pm);
+	t = pagemap_scan(pid, start, end, &b_scan);
+	if (t >= 0)
+		BEST(pagemap_scan(pid, start, end, &b_scan), t_scan);
+	else
+		t_scan = -1;
+	thp_mw = memwalk_snapshot(fd, pid, reg[2].start, reg[2].end, MEMWALK_SNAP_ALL);
+	pagemap_read(pid, reg[2].start, reg[2].end, -1, &b_thp_pm);
+
+	printf("full snapshot, memwalk vs pagemap+kpageflags: %.1fx faster (%.3f s vs %.3f s)\n",
+	       t_pmkpf / t_full, t_full, t_pmkpf);
+	printf("PTE-only, memwalk vs pagemap:                 %.1fx faster (%.3f s vs %.3f s)\n",
+	       t_pm / t_pte, t_pte, t_pm);
+	if (t_scan > 0)
+		printf("PTE-only, memwalk vs PAGEMAP_SCAN:            %.2fx (%.3f s vs %.3f s)\n",
+		       t_scan / t_pte, t_pte, t_scan);
+	else
+		printf("PTE-only, memwalk vs PAGEMAP_SCAN:            n/a (kernel has no PAGEMAP_SCAN)\n");
+	printf("output per GiB mapped: memwalk %.0f B, pagemap %.0f B, pagemap+kpageflags %.0f B%s\n",
+	       full.bytes * 1073741824.0 / total, b_pm * 1073741824.0 / total,
+	       b_pmkpf * 1073741824.0 / total, t_scan > 0 ? "" : "");
+	printf("output for the THP region: memwalk %llu B vs pagemap %llu B: %.0fx smaller\n",
+	       (unsigned long long)thp_mw.bytes, (unsigned long long)b_thp_pm,
+	       (double)b_thp_pm / thp_mw.bytes);
+	printf("longest mmap_lock hold: %.3f ms (%llu lock drops in a full snapshot)\n",
+	       full.max_lock_ns / 1e6, (unsigned long long)full.lock_drops);
+	printf("runs in a full snapshot: %llu for %zu pages\n",
+	       (unsigned long long)full.runs, total / psz);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
