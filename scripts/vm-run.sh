@@ -49,6 +49,8 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$r/etc/group"
 add_module() {
 	local m=$1 f d
 	grep -qx "$m" "$r/etc/memwalk/modules" 2>/dev/null && return
+	# Built into this kernel (the debug kernel has zram built in).
+	grep -qs "/$m.ko" "$kimg/lib/modules/$krel/modules.builtin" && return
 	f=$(find "$kimg/lib/modules/$krel" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -n 1)
 	[ -n "$f" ] || die "module $m not in the $line image"
 	case $f in

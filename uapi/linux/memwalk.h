@@ -68,16 +68,35 @@ struct memwalk_info {
  * where (page aligned): call again with start = walk_end until walk_end ==
  * end.  A VMA walked in several calls is reported by each of them.  If not
  * even one record fits, the call fails with ENOSPC.
+ *
+ * end == 0 walks to the end of user space; walk_end is then 0 once the
+ * walk is complete, so "until walk_end == end" holds there too.
+ *
+ * Without MEMWALK_SNAP_FOLIO, runs have folio_flags, mapcount, refcount,
+ * nid and order 0 and lru_gen -1; flags are complete either way.  The
+ * SOFT_DIRTY run flag is the entry's own bit (pagemap also ORs in the
+ * VMA's, reported as MEMWALK_VMA_SOFTDIRTY).  An opener without
+ * CAP_SYS_ADMIN (the module's lab_mode) gets pfn 0 in every run.
+ *
+ * Errors: EINVAL (size below VER0, unknown flags, __reserved set, neither
+ * VMAS nor PAGES, start/end not page aligned, start >= end with end != 0,
+ * end beyond user space); E2BIG (size above a page, non-zero unknown
+ * tail); ESRCH (no such pid, or a process without memory: kernel thread,
+ * exited; as process_vm_readv()); EACCES (lab mode: not the opener's, or
+ * not dumpable); EFAULT (a requested buffer with a non-zero length but a
+ * NULL address, or a write to a buffer faulted; buffers are only written
+ * when a record goes there); ENOSPC; EINTR (fatal signal); ENOMEM.
  */
 #define MEMWALK_SNAP_VMAS	(1U << 0)	/* write VMA records */
 #define MEMWALK_SNAP_PAGES	(1U << 1)	/* write page runs */
 #define MEMWALK_SNAP_FOLIO	(1U << 2)	/* runs carry folio state; else PTE only */
-#define MEMWALK_SNAP_NO_PFN	(1U << 3)	/* runs carry no PFN/swap offset; merge wider */
+/* Runs carry no PFN or swap offset and merge wider; set on return when hidden (lab mode). */
+#define MEMWALK_SNAP_NO_PFN	(1U << 3)
 #define MEMWALK_SNAP_ALL	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_FOLIO)
 
 struct memwalk_snapshot {
 	__u32 size;		/* in: sizeof as known to the caller */
-	__u32 flags;		/* in: MEMWALK_SNAP_* */
+	__u32 flags;		/* in: MEMWALK_SNAP_*; out: + NO_PFN if hidden */
 	__s32 pid;		/* in: target, in the caller's pid namespace */
 	__u32 __reserved;	/* in: must be 0 */
 	__u64 start;		/* in: first address, page aligned */
@@ -179,7 +198,7 @@ struct memwalk_vma {
 #define MEMWALK_RUN_ANON	(1U << 14)	/* anonymous page */
 #define MEMWALK_RUN_FILE	(1U << 15)	/* page cache or shared anon (pagemap's PM_FILE) */
 #define MEMWALK_RUN_SHMEM	(1U << 16)	/* shmem/tmpfs page */
-#define MEMWALK_RUN_EXCLUSIVE	(1U << 17)	/* mapped exactly once (pagemap's PM_MMAP_EXCLUSIVE) */
+#define MEMWALK_RUN_EXCLUSIVE	(1U << 17)	/* mapped once (pagemap's PM_MMAP_EXCLUSIVE) */
 #define MEMWALK_RUN_SPECIAL	(1U << 18)	/* no struct page behind it (PFN map, special) */
 #define MEMWALK_RUN_MIGRATION_WRITE (1U << 19)	/* writable migration entry */
 #define MEMWALK_RUN_SWAP_TYPE_SHIFT 24		/* bits 24-28: swap type (swapon order) */
@@ -236,6 +255,13 @@ struct memwalk_page_run {
  * MEMWALK_IOC_TRANSLATE: one address walked level by level (PGD to PTE),
  * each level's index, raw entry and the physical address of its table,
  * then the page as a one-page run.
+ *
+ * The walk ends at the leaf or at the first none entry (reported, entry
+ * 0).  With 4-level paging the folded P4D is not reported: nr_levels is 4
+ * for a PTE, 3 for a PMD leaf.  An address outside every VMA gets
+ * nr_levels 0 (tables there may be being freed).  Without CAP_SYS_ADMIN
+ * (lab mode), table_pa, the PFN bits of entry and page.pfn read 0.
+ * Errors as for SNAPSHOT; EINVAL also for addr beyond user space.
  */
 #define MEMWALK_MAX_LEVELS	5
 
@@ -280,6 +306,7 @@ struct memwalk_translate {
 enum memwalk_cmd {
 	MEMWALK_CMD_UNSPEC,
 	MEMWALK_CMD_GET_STATUS,		/* do: reply with MEMWALK_A_STATUS_* */
+	MEMWALK_CMD_EVENT,		/* multicast only: one event, see below */
 
 	__MEMWALK_CMD_MAX,
 };
@@ -292,8 +319,239 @@ enum memwalk_attr {
 	MEMWALK_A_UAPI_VERSION,		/* u32 */
 	MEMWALK_A_RELEASE,		/* string: kernel release */
 
+	/* ---- MEMWALK_CMD_EVENT (all events) ---- */
+	MEMWALK_A_EVENT_TYPE,		/* u32: enum memwalk_event_type */
+	MEMWALK_A_EVENT_SEQ,		/* u64: per group, see below */
+	MEMWALK_A_EVENT_CPU,		/* u32: CPU the event was recorded on */
+	MEMWALK_A_EVENT_TIME_NS,	/* u64: CLOCK_MONOTONIC at the hook */
+	MEMWALK_A_EVENT_LEG,		/* u32: enum memwalk_leg */
+	MEMWALK_A_EVENT_LOST,		/* u64: MEMWALK_EV_LOST: events lost */
+	MEMWALK_A_EVENT_NODE,		/* nest, repeated: MEMWALK_A_NODE_* */
+	/* ---- the task the event happened in (not for kswapd events) ---- */
+	MEMWALK_A_EVENT_PID,		/* u32: thread id, initial pid namespace */
+	MEMWALK_A_EVENT_TGID,		/* u32: process id, initial pid namespace */
+	MEMWALK_A_EVENT_COMM,		/* string */
+	MEMWALK_A_EVENT_MEMCG_PATH,	/* string: its memory cgroup, e.g. "/test/child" */
+	MEMWALK_A_EVENT_MEMCG_ID,	/* u64: that cgroup's id (inode number) */
+	/* ---- reclaim ---- */
+	MEMWALK_A_EVENT_NID,		/* u32: node */
+	MEMWALK_A_EVENT_ZID,		/* u32: highest zone index */
+	MEMWALK_A_EVENT_ORDER,		/* s32: allocation order (-1: sysrq OOM) */
+	MEMWALK_A_EVENT_GFP,		/* u32: gfp flags of the allocation */
+	MEMWALK_A_EVENT_NR_RECLAIMED,	/* u64: pages */
+	MEMWALK_A_EVENT_DURATION_NS,	/* u64 */
+	MEMWALK_A_EVENT_RECLAIM_ORDER,	/* s32: order kswapd reclaimed for */
+	/* ---- MEMWALK_EV_OOM_KILL ---- */
+	MEMWALK_A_OOM_VICTIM_PID,	/* u32 */
+	MEMWALK_A_OOM_VICTIM_TGID,	/* u32 */
+	MEMWALK_A_OOM_VICTIM_COMM,	/* string */
+	MEMWALK_A_OOM_VICTIM_UID,	/* u32: in the initial user namespace */
+	MEMWALK_A_OOM_VICTIM_MEMCG_PATH, /* string */
+	MEMWALK_A_OOM_VICTIM_MEMCG_ID,	/* u64 */
+	MEMWALK_A_OOM_TOTAL_VM,		/* u64: pages */
+	MEMWALK_A_OOM_RSS_ANON,		/* u64: pages */
+	MEMWALK_A_OOM_RSS_FILE,		/* u64: pages */
+	MEMWALK_A_OOM_RSS_SHMEM,	/* u64: pages */
+	MEMWALK_A_OOM_SCORE_ADJ,	/* s32 */
+	MEMWALK_A_OOM_CONSTRAINT,	/* u32: enum memwalk_oom_constraint */
+	MEMWALK_A_OOM_MEMCG_PATH,	/* string: cgroup whose limit was hit (memcg OOM) */
+	MEMWALK_A_OOM_MEMCG_ID,		/* u64 */
+	MEMWALK_A_OOM_POINTS,		/* s64: the victim's badness */
+	MEMWALK_A_OOM_TOTALPAGES,	/* u64: pages the badness is relative to */
+	/* ---- MEMWALK_CMD_GET_STATUS reply ---- */
+	MEMWALK_A_STATUS_PAGE_SIZE,	/* u32: bytes; "pages" above are these */
+	MEMWALK_A_STATUS_BUFFER_EVENTS,	/* u32: per-CPU buffer size, in events */
+	MEMWALK_A_STATUS_SAMPLE_INTERVAL_MS, /* u32: LRU sampler period, 0 = off */
+	MEMWALK_A_STATUS_KRETPROBE_MAXACTIVE, /* u32 */
+	MEMWALK_A_STATUS_DROPS_OVERFLOW, /* u64: all CPUs, all groups */
+	MEMWALK_A_STATUS_DROPS_DELIVERY, /* u64: all groups */
+	MEMWALK_A_STATUS_PROBE,		/* nest, repeated: MEMWALK_A_PROBE_* */
+	MEMWALK_A_STATUS_GROUP,		/* nest, repeated: MEMWALK_A_GROUP_* */
+	MEMWALK_A_STATUS_CPU,		/* nest, repeated: MEMWALK_A_CPU_* */
+
 	__MEMWALK_A_MAX,
 };
 #define MEMWALK_A_MAX (__MEMWALK_A_MAX - 1)
+
+/*
+ * Events.  Each event is one MEMWALK_CMD_EVENT message, multicast to the
+ * group of its type; several messages may share one datagram, so read
+ * every netlink message in what recv() returns (libnl does).  Values in
+ * pages are in MEMWALK_A_STATUS_PAGE_SIZE units.  Attributes that do not
+ * apply, or that the hook that saw the event cannot know, are absent.
+ *
+ * Delivery: hooks record events into per-CPU buffers (only while the
+ * event's group has subscribers) and a work item multicasts them.
+ * MEMWALK_A_EVENT_SEQ counts the events recorded for a group, from 1 at
+ * module load, including events that are then lost; within a datagram and
+ * within one CPU they are in order, across CPUs and datagrams nearly so.
+ * Every loss inside the module is reported: a MEMWALK_EV_LOST message in
+ * the group carries the number lost since the previous one (buffer
+ * overflow, or no memory for the message), so the seqs missing at the end
+ * add up to the MEMWALK_A_EVENT_LOST totals.  A subscriber whose own
+ * socket overflows gets ENOBUFS from recv(), as usual for netlink.
+ *
+ * Which hook reports an event depends on the kernel (MEMWALK_A_EVENT_LEG,
+ * and MEMWALK_A_STATUS_PROBE lists what is attached).  Counting, on the
+ * preferred legs:
+ *
+ * MEMWALK_EV_KSWAPD_WAKE (reclaim): an allocation woke a sleeping kswapd
+ *	(tracepoint mm_vmscan_wakeup_kswapd; nid, zid, order, gfp).  Wakes
+ *	that find kswapd awake or the node balanced are not reported.  Each
+ *	end of an early kswapd nap (kswapd_low_wmark_hit_quickly) and each
+ *	run after kswapd slept needs one, so the count is at least
+ *	kswapd_low_wmark_hit_quickly's delta, and may exceed the number of
+ *	runs (several wakes before kswapd gets to run).  kprobe leg: every
+ *	wakeup_kswapd() call, including the unreported ones.
+ * MEMWALK_EV_KSWAPD_RUN_BEGIN (reclaim): kswapd starts balance_pgdat()
+ *	(nid, zid, order).  Exactly one per /proc/vmstat pageoutrun.
+ * MEMWALK_EV_KSWAPD_RUN_END (reclaim): it returned (nid, zid, order,
+ *	reclaim_order, nr_reclaimed, duration_ns).  nr_reclaimed is exact on
+ *	the tracepoint leg; on the kretprobe leg it is the pgsteal_kswapd
+ *	delta over the run, which includes other nodes' kswapd running at the
+ *	same time.  Runs that began before the module loaded have no duration.
+ * MEMWALK_EV_DIRECT_RECLAIM_BEGIN (reclaim): global direct reclaim
+ *	(try_to_free_pages: pid, comm, memcg, order, gfp).  /proc/vmstat
+ *	allocstall_* counts one per begin plus one per internal retry, and
+ *	the kernel retries only after a whole pass reclaimed nothing (at most
+ *	3 times per call, 2 before 6.12): begins <= allocstall delta, equal
+ *	when every first pass reclaims something.  The kprobe leg also counts
+ *	calls that return early from throttle_direct_reclaim() (fatal signal).
+ * MEMWALK_EV_DIRECT_RECLAIM_END (reclaim): pid, comm, memcg, order, gfp,
+ *	nr_reclaimed, duration_ns.  Kretprobe leg: the whole call, including
+ *	throttling, so there is one END per call and calls that returned early
+ *	(fatal signal while throttled) have an END without a BEGIN.
+ * MEMWALK_EV_MEMCG_RECLAIM_BEGIN/_END (reclaim): the same for cgroup limit
+ *	reclaim (memory.max, memory.high, memory.reclaim:
+ *	try_to_free_mem_cgroup_pages).  It is not counted in allocstall; a
+ *	charge over memory.max counts memory.events "max" once per reclaim
+ *	call (and once more if it has to force the charge).  No order.
+ * MEMWALK_EV_OOM_KILL (oom): one per process the OOM killer kills, i.e.
+ *	one per /proc/vmstat oom_kill and memory.events oom_kill.  pid, comm
+ *	and memcg are the task that ran into the OOM; victim fields as in the
+ *	kernel's "Killed process" line; constraint, order, memcg of the OOM
+ *	domain, points and totalpages from the decision (absent if the
+ *	oom_kill_process kprobe is not attached).  A victim that was already
+ *	exiting and is only given access to reserves is not reported.
+ * MEMWALK_EV_LRU_SAMPLE (lru): the periodic sampler, one per period while
+ *	the group has subscribers; a MEMWALK_A_EVENT_NODE per online node.
+ * MEMWALK_EV_LOST (any group): MEMWALK_A_EVENT_LOST; no seq.
+ *
+ * Every event but LOST carries MEMWALK_A_EVENT_NODE nests: the node of the
+ * event when it has one, otherwise the online nodes (up to
+ * MEMWALK_EVENT_MAX_NODES; the sampler reports all), read at the hook.
+ * free and the watermarks are summed over the node's zones; the
+ * watermarks include any boost.
+ */
+enum memwalk_event_type {
+	MEMWALK_EV_UNSPEC,
+	MEMWALK_EV_LOST,
+	MEMWALK_EV_KSWAPD_WAKE,
+	MEMWALK_EV_KSWAPD_RUN_BEGIN,
+	MEMWALK_EV_KSWAPD_RUN_END,
+	MEMWALK_EV_DIRECT_RECLAIM_BEGIN,
+	MEMWALK_EV_DIRECT_RECLAIM_END,
+	MEMWALK_EV_MEMCG_RECLAIM_BEGIN,
+	MEMWALK_EV_MEMCG_RECLAIM_END,
+	MEMWALK_EV_OOM_KILL,
+	MEMWALK_EV_LRU_SAMPLE,
+
+	__MEMWALK_EV_MAX,
+};
+#define MEMWALK_EV_MAX (__MEMWALK_EV_MAX - 1)
+
+#define MEMWALK_EVENT_MAX_NODES		4
+
+/* Where an event (MEMWALK_A_EVENT_LEG) or a probe (MEMWALK_A_PROBE_LEG) is from. */
+enum memwalk_leg {
+	MEMWALK_LEG_NONE,
+	MEMWALK_LEG_TRACEPOINT,
+	MEMWALK_LEG_KPROBE,
+	MEMWALK_LEG_KRETPROBE,
+	MEMWALK_LEG_SAMPLER,		/* the periodic LRU sampler */
+};
+
+/* MEMWALK_A_OOM_CONSTRAINT: what limited the OOM (the kernel's oom_constraint). */
+enum memwalk_oom_constraint {
+	MEMWALK_OOM_CONSTRAINT_NONE,
+	MEMWALK_OOM_CONSTRAINT_CPUSET,
+	MEMWALK_OOM_CONSTRAINT_MEMORY_POLICY,
+	MEMWALK_OOM_CONSTRAINT_MEMCG,
+};
+
+/* MEMWALK_A_EVENT_NODE: one NUMA node's LRU and free memory, in pages. */
+enum memwalk_node_attr {
+	MEMWALK_A_NODE_UNSPEC,
+	MEMWALK_A_NODE_PAD,
+	MEMWALK_A_NODE_ID,		/* u32 */
+	MEMWALK_A_NODE_ACTIVE_ANON,	/* u64 */
+	MEMWALK_A_NODE_INACTIVE_ANON,	/* u64 */
+	MEMWALK_A_NODE_ACTIVE_FILE,	/* u64 */
+	MEMWALK_A_NODE_INACTIVE_FILE,	/* u64 */
+	MEMWALK_A_NODE_UNEVICTABLE,	/* u64 */
+	MEMWALK_A_NODE_FREE,		/* u64 */
+	MEMWALK_A_NODE_WMARK_MIN,	/* u64 */
+	MEMWALK_A_NODE_WMARK_LOW,	/* u64 */
+	MEMWALK_A_NODE_WMARK_HIGH,	/* u64 */
+
+	__MEMWALK_A_NODE_MAX,
+};
+#define MEMWALK_A_NODE_MAX (__MEMWALK_A_NODE_MAX - 1)
+
+/*
+ * MEMWALK_A_STATUS_PROBE: one hook.  Each event type has a list of hooks
+ * in order of preference; the first that attaches reports it and the
+ * others stay in standby.  A hook that cannot attach is reported here,
+ * the module works without it.
+ */
+enum memwalk_probe_state {
+	MEMWALK_PROBE_ATTACHED,		/* live */
+	MEMWALK_PROBE_STANDBY,		/* not needed: a preferred hook is live */
+	MEMWALK_PROBE_FAILED,		/* registration failed: MEMWALK_A_PROBE_ERROR */
+	MEMWALK_PROBE_ABSENT,		/* tracepoint or symbol not in this kernel */
+	MEMWALK_PROBE_DISABLED,		/* turned off by the "disable" module parameter */
+};
+
+enum memwalk_probe_attr {
+	MEMWALK_A_PROBE_UNSPEC,
+	MEMWALK_A_PROBE_PAD,
+	MEMWALK_A_PROBE_NAME,		/* string: tracepoint or function name */
+	MEMWALK_A_PROBE_LEG,		/* u32: enum memwalk_leg */
+	MEMWALK_A_PROBE_EVENT,		/* u32: event type it reports (0: context only) */
+	MEMWALK_A_PROBE_ATTACHED,	/* u32: 1 if live */
+	MEMWALK_A_PROBE_STATE,		/* u32: enum memwalk_probe_state */
+	MEMWALK_A_PROBE_ERROR,		/* s32: negative errno of the registration */
+	MEMWALK_A_PROBE_HITS,		/* u64: handler runs */
+	MEMWALK_A_PROBE_NMISSED,	/* u64: kprobe misses + kretprobe maxactive misses */
+
+	__MEMWALK_A_PROBE_MAX,
+};
+#define MEMWALK_A_PROBE_MAX (__MEMWALK_A_PROBE_MAX - 1)
+
+/* MEMWALK_A_STATUS_GROUP: one multicast group. */
+enum memwalk_group_attr {
+	MEMWALK_A_GROUP_UNSPEC,
+	MEMWALK_A_GROUP_PAD,
+	MEMWALK_A_GROUP_NAME,		/* string: MEMWALK_MCGRP_* */
+	MEMWALK_A_GROUP_SEQ,		/* u64: last sequence number given out */
+	MEMWALK_A_GROUP_SENT,		/* u64: events multicast */
+	MEMWALK_A_GROUP_DROPS_OVERFLOW,	/* u64: lost: per-CPU buffer full */
+	MEMWALK_A_GROUP_DROPS_DELIVERY,	/* u64: lost: no memory for the message */
+
+	__MEMWALK_A_GROUP_MAX,
+};
+#define MEMWALK_A_GROUP_MAX (__MEMWALK_A_GROUP_MAX - 1)
+
+/* MEMWALK_A_STATUS_CPU: one CPU's buffer (only CPUs that recorded events). */
+enum memwalk_cpu_attr {
+	MEMWALK_A_CPU_UNSPEC,
+	MEMWALK_A_CPU_PAD,
+	MEMWALK_A_CPU_ID,		/* u32 */
+	MEMWALK_A_CPU_RECORDED,		/* u64: events stored */
+	MEMWALK_A_CPU_DROPS_OVERFLOW,	/* u64: events lost, buffer full */
+
+	__MEMWALK_A_CPU_MAX,
+};
+#define MEMWALK_A_CPU_MAX (__MEMWALK_A_CPU_MAX - 1)
 
 #endif /* _UAPI_LINUX_MEMWALK_H */

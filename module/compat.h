@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memwalk: the one place for kernel-version differences.
+ *
+ * Code is written against the newest supported kernel (7.2); anything an
+ * older kernel (6.1, 6.12) lacks is backfilled here, by feature test where a
+ * macro allows it and by MEMWALK_KLINE otherwise.  Nothing else in the
+ * module may test kernel versions.
+ */
+#ifndef _MEMWALK_COMPAT_H
+#define _MEMWALK_COMPAT_H
+
+/* linux/mm.h first: huge_mm.h and swapops.h rely on it on 6.1. */
+#include <linux/mm.h>
+#include <linux/fs.h>
+#include <linux/huge_mm.h>
+#include <linux/page-flags.h>
+#include <linux/pgtable.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/*
+ * The kernel line, KERNEL_VERSION(major, minor, 0): the version code minus
+ * the sublevel, which matters only to stable backports (feature-test those).
+ * LINUX_VERSION_MAJOR/PATCHLEVEL exist since 5.16.
+ */
+#ifndef LINUX_VERSION_MAJOR
+#error "memwalk needs Linux 6.1 or later"
+#endif
+#define MEMWALK_KLINE \
+	KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, 0)
+
+#if KERNEL_VERSION(6, 1, 0) > MEMWALK_KLINE
+#error "memwalk needs Linux 6.1 or later"
+#endif
+
+/*
+ * The page-table walker maps PTE tables with pte_offset_kernel(); with
+ * HIGHPTE they may live in highmem and would need kmap_local().
+ */
+#ifdef CONFIG_HIGHPTE
+#error "memwalk does not support CONFIG_HIGHPTE"
+#endif
+
+/*
+ * Multicast groups carry kernel-wide reclaim/OOM events, so binding must
+ * be restricted to CAP_SYS_ADMIN.  The flag came with 6.7 and was
+ * backported to the stable lines; on an older 6.1.y anyone could
+ * subscribe, so refuse to build rather than drop the check.
+ */
+#ifndef GENL_MCAST_CAP_SYS_ADMIN
+#error "memwalk needs genl_multicast_group.flags (GENL_MCAST_CAP_SYS_ADMIN)"
+#endif
+
+/*
+ * Entries are decoded with x86-64 semantics (NX, GLOBAL and USER bits, and
+ * PMD/PUD leaves sharing the PTE bit layout and swap-entry format).
+ */
+#ifndef CONFIG_X86_64
+#error "memwalk decodes x86-64 page-table entries only"
+#endif
+
+/* ---- swap-format ("soft leaf") entries ---------------------------- */
+
+/*
+ * Non-present, non-none entries.  7.x replaced the swp_entry_t helpers of
+ * swapops.h with softleaf_t and leafops.h (6.19); both are inline.  x86
+ * uses one format for PTE, PMD and PUD swap entries, so a PMD migration
+ * entry is decoded through mw_pte_leaf(__pte(pmd_val(pmd))).
+ */
+#if KERNEL_VERSION(6, 19, 0) <= MEMWALK_KLINE
+#include <linux/swap.h>
+#include <linux/leafops.h>
+
+/* softleaf_t is still an alias of swp_entry_t (mm_types.h). */
+#define mw_leaf_t	softleaf_t
+
+static inline mw_leaf_t mw_pte_leaf(pte_t pte)
+{
+	return softleaf_from_pte(pte);
+}
+
+static inline bool mw_leaf_is_swap(mw_leaf_t e)
+{
+	return softleaf_is_swap(e);
+}
+
+static inline bool mw_leaf_is_migration(mw_leaf_t e)
+{
+	return softleaf_is_migration(e);
+}
+
+static inline bool mw_leaf_is_migration_write(mw_leaf_t e)
+{
+	return softleaf_is_migration_write(e);
+}
+
+static inline bool mw_leaf_is_device(mw_leaf_t e)
+{
+	return softleaf_is_device_private(e) || softleaf_is_device_exclusive(e);
+}
+
+static inline bool mw_leaf_is_hwpoison(mw_leaf_t e)
+{
+	return softleaf_is_hwpoison(e);
+}
+
+static inline bool mw_leaf_is_marker(mw_leaf_t e)
+{
+	return softleaf_is_marker(e);
+}
+
+static inline bool mw_leaf_marker_uffd_wp(mw_leaf_t e)
+{
+	return softleaf_is_uffd_wp_marker(e);
+}
+
+/* Only for migration, device and hwpoison entries. */
+static inline unsigned long mw_leaf_pfn(mw_leaf_t e)
+{
+	return softleaf_to_pfn(e);
+}
+#else
+#include <linux/swap.h>
+#include <linux/swapops.h>
+
+#define mw_leaf_t	swp_entry_t
+
+static inline mw_leaf_t mw_pte_leaf(pte_t pte)
+{
+	return pte_to_swp_entry(pte);
+}
+
+static inline bool mw_leaf_is_swap(mw_leaf_t e)
+{
+	return !non_swap_entry(e);
+}
+
+static inline bool mw_leaf_is_migration(mw_leaf_t e)
+{
+	return is_migration_entry(e);
+}
+
+static inline bool mw_leaf_is_migration_write(mw_leaf_t e)
+{
+	return is_writable_migration_entry(e);
+}
+
+static inline bool mw_leaf_is_device(mw_leaf_t e)
+{
+	return is_device_private_entry(e) || is_device_exclusive_entry(e);
+}
+
+static inline bool mw_leaf_is_hwpoison(mw_leaf_t e)
+{
+	return is_hwpoison_entry(e);
+}
+
+static inline bool mw_leaf_is_marker(mw_leaf_t e)
+{
+	return is_pte_marker_entry(e);
+}
+
+static inline bool mw_leaf_marker_uffd_wp(mw_leaf_t e)
+{
+	return is_pte_marker_entry(e) && (pte_marker_get(e) & PTE_MARKER_UFFD_WP);
+}
+
+static inline unsigned long mw_leaf_pfn(mw_leaf_t e)
+{
+	return swp_offset_pfn(e);
+}
+#endif
+
+/* ---- pages without a normal struct page ---------------------------- */
+
+/* ZONE_DEVICE "devmap" entries went away in 6.17, with _PAGE_DEVMAP. */
+#ifdef _PAGE_DEVMAP
+static inline bool mw_pte_devmap(pte_t pte)
+{
+	return pte_devmap(pte);
+}
+#else
+static inline bool mw_pte_devmap(pte_t pte)
+{
+	return false;
+}
+#endif
+
+/* ---- folio state as /proc/kpageflags reports it -------------------- */
+
+/*
+ * The flags word stable_page_flags() copies PG_* bits from: the page's own
+ * on 6.1 (so a tail page of a large folio shows almost none), the folio's
+ * since 6.12 (memdesc_flags_t since 6.18).
+ */
+#if KERNEL_VERSION(6, 18, 0) <= MEMWALK_KLINE
+static inline unsigned long mw_page_flags_word(const struct page *page)
+{
+	return page->flags.f;
+}
+
+static inline unsigned long mw_kpf_flags_word(const struct folio *folio,
+					      const struct page *page)
+{
+	return folio->flags.f;
+}
+#elif KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
+static inline unsigned long mw_page_flags_word(const struct page *page)
+{
+	return page->flags;
+}
+
+static inline unsigned long mw_kpf_flags_word(const struct folio *folio,
+					      const struct page *page)
+{
+	return folio->flags;
+}
+#else
+static inline unsigned long mw_page_flags_word(const struct page *page)
+{
+	return page->flags;
+}
+
+static inline unsigned long mw_kpf_flags_word(const struct folio *folio,
+					      const struct page *page)
+{
+	return page->flags;
+}
+#endif
+
+/*
+ * A huge zero folio: is_huge_zero_folio()/is_huge_zero_page() read
+ * huge_zero_folio/huge_zero_page, which no kernel line exports.  It is the
+ * only PMD-order, non-hugetlb, non-anonymous folio without a mapping
+ * (file THPs keep theirs until truncated, and then are not mapped).
+ */
+static inline bool mw_folio_huge_zero(struct folio *folio)
+{
+	return folio_test_large(folio) && !folio_test_hugetlb(folio) &&
+	       !folio_test_anon(folio) && !READ_ONCE(folio->mapping) &&
+	       folio_order(folio) == HPAGE_PMD_ORDER;
+}
+
+/* PG_hwpoison exists only with CONFIG_MEMORY_FAILURE (off in debug builds). */
+#ifdef CONFIG_MEMORY_FAILURE
+#define MW_PG_HWPOISON_MASK	BIT(PG_hwpoison)
+#else
+#define MW_PG_HWPOISON_MASK	0UL
+#endif
+
+#if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
+/* KPF_MMAP: page_mapped() is folio_mapped() since 6.12, gone by 7.x. */
+static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
+{
+	return folio_mapped(folio);
+}
+
+/* KPF_THP: any large rmappable folio, not only PMD-sized ones. */
+static inline bool mw_kpf_thp(struct folio *folio, struct page *page)
+{
+	return folio_test_large(folio) && folio_test_large_rmappable(folio);
+}
+
+/* KPF_HWPOISON: the folio's bit for hugetlb, the page's otherwise. */
+static inline bool mw_kpf_hwpoison(struct folio *folio, struct page *page)
+{
+	unsigned long k = folio_test_hugetlb(folio) ?
+			  mw_kpf_flags_word(folio, page) :
+			  mw_page_flags_word(page);
+
+	return k & MW_PG_HWPOISON_MASK;
+}
+
+/*
+ * The mapcount pagemap uses for PM_MMAP_EXCLUSIVE: what fs/proc/internal.h
+ * folio_precise_page_mapcount() computes (it is not in include/).  Without
+ * per-page mapcounts (CONFIG_NO_PAGE_MAPCOUNT, 6.15) the folio's is used.
+ */
+static inline int mw_page_mapcount(struct folio *folio, struct page *page)
+{
+#ifdef CONFIG_NO_PAGE_MAPCOUNT
+	return folio_mapcount(folio);
+#else
+	int mapcount = atomic_read(&page->_mapcount) + 1;
+
+	if (page_mapcount_is_type(mapcount))
+		mapcount = 0;
+	if (folio_test_large(folio))
+		mapcount += folio_entire_mapcount(folio);
+
+	return mapcount;
+#endif
+}
+#else
+static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
+{
+	return !PageSlab(page) && page_mapped(page);
+}
+
+static inline bool mw_kpf_thp(struct folio *folio, struct page *page)
+{
+	return PageTransCompound(page) &&
+	       (folio_test_lru(folio) || folio_test_anon(folio));
+}
+
+static inline bool mw_kpf_hwpoison(struct folio *folio, struct page *page)
+{
+	return mw_page_flags_word(page) & MW_PG_HWPOISON_MASK;
+}
+
+/* page_mapcount(): inline, calls the exported __page_mapcount(). */
+static inline int mw_page_mapcount(struct folio *folio, struct page *page)
+{
+	return page_mapcount(page);
+}
+#endif
+
+/* ---- VMA names ------------------------------------------------------ */
+
+#if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
+/* The path /proc/PID/maps shows: the user-visible one for backing files. */
+static inline const struct path *mw_file_user_path(struct file *file)
+{
+	return file_user_path(file);
+}
+
+static inline bool mw_vma_is_initial_heap(const struct vm_area_struct *vma)
+{
+	return vma_is_initial_heap(vma);
+}
+
+static inline bool mw_vma_is_initial_stack(const struct vm_area_struct *vma)
+{
+	return vma_is_initial_stack(vma);
+}
+#else
+static inline const struct path *mw_file_user_path(struct file *file)
+{
+	return &file->f_path;
+}
+
+/* 6.1's show_map_vma() tests, inclusive bounds and all. */
+static inline bool mw_vma_is_initial_heap(const struct vm_area_struct *vma)
+{
+	return vma->vm_start <= vma->vm_mm->brk &&
+	       vma->vm_end >= vma->vm_mm->start_brk;
+}
+
+static inline bool mw_vma_is_initial_stack(const struct vm_area_struct *vma)
+{
+	return vma->vm_start <= vma->vm_mm->start_stack &&
+	       vma->vm_end >= vma->vm_mm->start_stack;
+}
+#endif
+
+/* ---- access control ------------------------------------------------- */
+
+#include <linux/sched/coredump.h>
+
+/*
+ * Whether @task (with @mm) is dumpable by its owner, as __ptrace_may_access()
+ * requires: get_dumpable(mm) == SUID_DUMP_USER until dumpability moved
+ * from mm->flags to the RCU-managed task->exec_state (7.x).
+ */
+#ifdef SUID_DUMP_USER
+static inline bool mw_task_dumpable_by_owner(struct task_struct *task,
+					     struct mm_struct *mm)
+{
+	return get_dumpable(mm) == SUID_DUMP_USER;
+}
+#else
+#include <linux/sched/exec_state.h>
+
+static inline bool mw_task_dumpable_by_owner(struct task_struct *task,
+					     struct mm_struct *mm)
+{
+	const struct task_exec_state *es;
+	bool ok;
+
+	/* RCU: exec_state is replaced at exec and freed after a grace period. */
+	rcu_read_lock();
+	es = rcu_dereference(task->exec_state);
+	ok = es && es->dumpable == TASK_DUMPABLE_OWNER;
+	rcu_read_unlock();
+	return ok;
+}
+#endif
+
+/* ---- reclaim/OOM events (probes.c) --------------------------------------- */
+
+/*
+ * Reclaim tracepoints that changed.  probes.c checks every probe against
+ * the kernel's TP_PROTO at build time, so a wrong boundary here fails the
+ * build rather than misreading arguments.  Both changes are in 7.2 and not
+ * in 6.12; the lines between were not checked, hence the 7.2 boundary.
+ *
+ * MEMWALK_TP_RECLAIM_MEMCG: mm_vmscan_{direct,memcg}_reclaim_begin take
+ *	(gfp, order, memcg), the _end events (nr_reclaimed, memcg).
+ * MEMWALK_TP_BALANCE_PGDAT: mm_vmscan_balance_pgdat_{begin,end} exist.
+ * MEMWALK_PGSTEAL_NODE_STAT: pgsteal_* are node statistics, not vm events.
+ */
+#if KERNEL_VERSION(7, 2, 0) <= MEMWALK_KLINE
+#define MEMWALK_TP_RECLAIM_MEMCG	1
+#define MEMWALK_TP_BALANCE_PGDAT	1
+#define MEMWALK_PGSTEAL_NODE_STAT	1
+#endif
+
+#include <linux/mmzone.h>
+#include <linux/percpu.h>
+#include <linux/vmstat.h>
+
+/*
+ * Pages kswapd has reclaimed since boot: on @pgdat where the kernel counts
+ * per node, otherwise on all nodes.  Lock-free per-CPU sums, any context.
+ */
+static inline unsigned long mw_pgsteal_kswapd(struct pglist_data *pgdat)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+#ifdef MEMWALK_PGSTEAL_NODE_STAT
+	sum = atomic_long_read(&pgdat->vm_stat[PGSTEAL_KSWAPD]);
+	for_each_possible_cpu(cpu) {
+		struct per_cpu_nodestat *pcp;
+
+		pcp = per_cpu_ptr(pgdat->per_cpu_nodestats, cpu);
+		sum += pcp->vm_node_stat_diff[PGSTEAL_KSWAPD];
+	}
+#else
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(vm_event_states, cpu).event[PGSTEAL_KSWAPD];
+#endif
+	return sum;
+}
+
+#endif /* _MEMWALK_COMPAT_H */

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memwalk: declarations shared between the module's source files.
+ */
+#ifndef _MEMWALK_H
+#define _MEMWALK_H
+
+#include <linux/limits.h>
+#include <linux/pgtable.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/memwalk.h>
+
+#include "compat.h"
+
+#define MEMWALK_MODULE_VERSION	"0.1.0"
+
+struct dentry;
+struct genl_family;
+
+struct file;
+struct folio;
+struct mm_struct;
+struct vm_area_struct;
+
+/* chardev.c: who opened /dev/memwalk, decided at open() from f_cred. */
+struct memwalk_access {
+	bool full;		/* CAP_SYS_ADMIN in init_user_ns */
+	kuid_t fsuid;		/* lab mode: the opener's fsuid/fsgid */
+	kgid_t fsgid;
+};
+
+/* target.c */
+int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
+		      struct mm_struct **mmp);
+
+/*
+ * walk.c: the page-table walker.  Callbacks return one of these (or a
+ * negative errno, which ends the walk).
+ */
+enum {
+	MEMWALK_WALK_CONTINUE,
+	MEMWALK_WALK_PAUSE,	/* drop the locks, flush, resume at w->next */
+	MEMWALK_WALK_STOP,	/* end the walk at w->next */
+	MEMWALK_WALK_SKIP,	/* ->vma only: do not walk this VMA's tables */
+};
+
+/**
+ * struct memwalk_entry - one page-table entry as the walker met it
+ * @addr: first address of the walked range it covers (page aligned)
+ * @end: end of that range, clipped to the walk and to the entry
+ * @entry_addr: address the entry maps first (aligned to its size)
+ * @val: raw value, read under the entry's lock (leaves) or READ_ONCE
+ * @table_pa: physical address of the table page holding the entry
+ * @index: index of the entry in that table
+ * @level: MEMWALK_PGT_* (the top table is PGD with 4-level paging)
+ * @hugetlb: a hugetlb entry (PMD or PUD level)
+ * @pte_table: PTE level only: the locked table's first entry, to look at
+ *	neighbours (read-only, ptep_get()); NULL at other levels
+ * @lock_seq: changes whenever the walker takes a page-table lock, so a
+ *	callback can cache what it learnt under the current one
+ */
+struct memwalk_entry {
+	unsigned long addr;
+	unsigned long end;
+	unsigned long entry_addr;
+	u64 val;
+	phys_addr_t table_pa;
+	unsigned int index;
+	unsigned int level;
+	bool hugetlb;
+	pte_t *pte_table;
+	unsigned long lock_seq;
+};
+
+struct memwalk_walk;
+
+typedef int (*memwalk_entry_fn)(struct memwalk_walk *w,
+				const struct memwalk_entry *e);
+
+/**
+ * struct memwalk_walk_ops - what the walker calls; every member optional
+ * @vma: a VMA is about to be walked over [start, end); mmap_lock held
+ * @table: an upper-level entry (PGD..PMD) that points to a table, and with
+ *	want_none also a none one; mmap_lock held, no page-table lock
+ * @pte_entry: a PTE; mmap_lock, RCU and the PTE table's lock held
+ * @pmd_entry: a PMD leaf (THP, devmap) or non-present PMD (migration);
+ *	mmap_lock and the PMD lock held
+ * @pud_entry: a PUD leaf outside hugetlb; mmap_lock and the PUD lock held
+ * @hugetlb_entry: a hugetlb entry; mmap_lock, i_mmap_rwsem (shared
+ *	mappings) and the PMD or PUD lock held
+ * @flush: called after each lock hold with no lock held (copy out)
+ *
+ * Entry callbacks run in atomic context and must not sleep; they may set
+ * w->next (which the walker sets to e->addr first) when they stop inside
+ * an entry.  None of them may write a page-table entry or a page flag.
+ */
+struct memwalk_walk_ops {
+	int (*vma)(struct memwalk_walk *w, struct vm_area_struct *vma,
+		   unsigned long start, unsigned long end);
+	memwalk_entry_fn table;
+	memwalk_entry_fn pte_entry;
+	memwalk_entry_fn pmd_entry;
+	memwalk_entry_fn pud_entry;
+	memwalk_entry_fn hugetlb_entry;
+	int (*flush)(struct memwalk_walk *w);
+};
+
+/**
+ * struct memwalk_walk - one walk
+ * @ops: the callbacks
+ * @mm: the mm walked; the caller holds an mm_users reference
+ * @private: for the callbacks
+ * @want_none: also report none entries (->table, ->pte_entry,
+ *	->hugetlb_entry)
+ * @no_pause: never drop the locks on our own (one short lookup)
+ * @vma: the VMA being walked (valid inside callbacks)
+ * @next: where the walk stopped or paused: resume from here
+ * @lock_drops: times mmap_lock was dropped before the walk ended
+ * @max_lock_ns: longest mmap_lock hold
+ * @total_lock_ns: all mmap_lock holds together
+ * @hold_start_ns: internal: when the current hold began
+ * @lock_seq: internal: see struct memwalk_entry
+ * @huge_size: internal: hugetlb page size of @vma, or 0
+ */
+struct memwalk_walk {
+	const struct memwalk_walk_ops *ops;
+	struct mm_struct *mm;
+	void *private;
+	bool want_none;
+	bool no_pause;
+	struct vm_area_struct *vma;
+	unsigned long next;
+	u32 lock_drops;
+	u64 max_lock_ns;
+	u64 total_lock_ns;
+	u64 hold_start_ns;
+	unsigned long lock_seq;
+	unsigned long huge_size;
+};
+
+int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
+		    unsigned long end);
+int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
+		     unsigned long start, unsigned long end);
+
+/* pageinfo.c: what an entry maps, as struct memwalk_page_run fields. */
+struct memwalk_decoder {
+	struct vm_area_struct *vma;
+	bool folio;		/* fill the folio fields (MEMWALK_SNAP_FOLIO) */
+	bool hide_pfn;		/* PFNs and swap offsets read as 0 */
+	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
+	const struct folio *part_folio;
+	unsigned long part_seq;
+	bool part_result;
+};
+
+typedef int (*memwalk_emit_fn)(void *ctx, const struct memwalk_page_run *run);
+
+void memwalk_decode_page(struct memwalk_decoder *d,
+			 const struct memwalk_entry *e, unsigned long addr,
+			 struct memwalk_page_run *run);
+int memwalk_decode_entry(struct memwalk_decoder *d,
+			 struct memwalk_walk *w, const struct memwalk_entry *e,
+			 memwalk_emit_fn emit, void *ctx);
+bool memwalk_mglru_reported(void);
+
+/* vma.c: VMA records. */
+#define MEMWALK_VMA_NAME_MAX	(2 * PATH_MAX)	/* with \012 escapes */
+
+struct memwalk_vma_info {
+	struct memwalk_vma rec;		/* name_len set, name[] not */
+	const char *name;		/* NUL-terminated, name_len long */
+};
+
+u64 memwalk_vma_flags(struct vm_area_struct *vma);
+void memwalk_vma_describe(struct vm_area_struct *vma, char *namebuf,
+			  struct memwalk_vma_info *info);
+
+static inline u32 memwalk_vma_rec_size(u32 name_len)
+{
+	return ALIGN(sizeof(struct memwalk_vma) + name_len + 1, 8);
+}
+
+/* snapshot.c, translate.c: the ioctls */
+long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
+			    struct memwalk_snapshot __user *uarg);
+long memwalk_ioctl_translate(const struct memwalk_access *acc,
+			     struct memwalk_translate __user *uarg);
+
+/* main.c */
+void memwalk_fill_info(struct memwalk_info *info);
+
+/* chardev.c: /dev/memwalk */
+int memwalk_chardev_init(void);
+void memwalk_chardev_exit(void);
+
+/*
+ * debugfs.c: <debugfs>/memwalk/.  Files there are for debugging only and
+ * are not a stable interface.  memwalk_debugfs_root may be an ERR_PTR (no
+ * debugfs); debugfs_create_*() accept that as parent and fail quietly.
+ */
+extern struct dentry *memwalk_debugfs_root;
+void memwalk_debugfs_init(void);
+void memwalk_debugfs_exit(void);
+bool memwalk_debugfs_present(void);
+
+/* netlink.c: generic netlink family MEMWALK_GENL_NAME */
+extern struct genl_family memwalk_genl_family;
+
+/* Index of each multicast group in memwalk_genl_family.mcgrps. */
+enum memwalk_mcgrp_idx {
+	MEMWALK_MCGRP_IDX_RECLAIM,
+	MEMWALK_MCGRP_IDX_OOM,
+	MEMWALK_MCGRP_IDX_LRU,
+
+	MEMWALK_MCGRP_IDX_COUNT,
+};
+
+int memwalk_netlink_init(void);
+void memwalk_netlink_exit(void);
+bool memwalk_netlink_registered(void);
+
+#endif /* _MEMWALK_H */

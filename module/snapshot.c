@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memwalk: MEMWALK_IOC_SNAPSHOT, the VMAs and page runs of a process.
+ *
+ * The walk (walk.c) fills kernel bounce buffers while the target's
+ * mmap_lock is held and copies them out only after dropping it (->flush):
+ * the caller may be snapshotting itself, and a page fault on its own mm
+ * under that lock, or under a page-table lock, would deadlock or sleep in
+ * atomic context.  Memory is bounded: at most RUN_BOUNCE_BYTES of runs,
+ * VMA_BOUNCE_BYTES of VMA records and one name buffer per call, however
+ * large the target or the caller's buffers.
+ *
+ * Run merging: a page joins the pending run when every field but start,
+ * pfn and nr_pages is equal, it follows the run's last page, and (when
+ * PFNs are shown and the state carries one) its PFN or swap offset
+ * follows the run's last one.  The pending run is kept out of the bounce
+ * buffer until it cannot grow, and always has a reserved slot in the
+ * caller's buffer, so what was accepted is always written.
+ */
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "memwalk.h"
+
+static_assert(sizeof(struct memwalk_snapshot) == MEMWALK_SNAPSHOT_SIZE_VER0);
+static_assert(sizeof(struct memwalk_page_run) % 8 == 0);
+static_assert(sizeof(struct memwalk_vma) % 8 == 0);
+
+#define RUN_BOUNCE_BYTES	SZ_64K
+#define VMA_BOUNCE_BYTES	SZ_16K
+static_assert(sizeof(struct memwalk_vma) + MEMWALK_VMA_NAME_MAX + 8 <=
+	      VMA_BOUNCE_BYTES);
+
+#define SNAP_KNOWN_FLAGS	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | \
+				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
+
+struct snap {
+	struct memwalk_snapshot req;
+	struct memwalk_decoder dec;
+	struct memwalk_walk walk;
+
+	/* Page runs: bounce buffer, pending run, caller's capacity. */
+	struct memwalk_page_run *runs;
+	u32 nr_bounce;
+	u32 cap_bounce;
+	u64 user_slots;
+	u64 nr_out;
+	struct memwalk_page_run pending;
+	bool have_pending;
+
+	/* VMA records: bounce buffer, bytes copied, last one emitted. */
+	u8 *vbuf;
+	u32 vbuf_used;
+	u64 vma_out;
+	bool vma_emitted;
+	unsigned long last_start;
+	unsigned long last_end;
+	unsigned long last_vm_flags;
+	unsigned long last_walk_start;	/* where this call entered it */
+	u32 last_size;
+	char *namebuf;
+};
+
+static bool run_has_pfn(const struct memwalk_page_run *run)
+{
+	return (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_MARKER;
+}
+
+static bool runs_merge(const struct snap *s, const struct memwalk_page_run *a,
+		       const struct memwalk_page_run *b)
+{
+	if (a->start + ((u64)a->nr_pages << PAGE_SHIFT) != b->start)
+		return false;
+	if (a->flags != b->flags || a->folio_flags != b->folio_flags ||
+	    a->mapcount != b->mapcount || a->refcount != b->refcount ||
+	    a->nid != b->nid || a->order != b->order ||
+	    a->lru_gen != b->lru_gen)
+		return false;
+	if ((u64)a->nr_pages + b->nr_pages > U32_MAX)
+		return false;
+	if (!s->dec.hide_pfn && run_has_pfn(a) && a->pfn + a->nr_pages != b->pfn)
+		return false;
+	return true;
+}
+
+/* memwalk_emit_fn: one run (in address order) from the decoder. */
+static int snap_emit(void *ctx, const struct memwalk_page_run *run)
+{
+	struct snap *s = ctx;
+
+	if (s->have_pending && runs_merge(s, &s->pending, run)) {
+		s->pending.nr_pages += run->nr_pages;
+		return MEMWALK_WALK_CONTINUE;
+	}
+	if (!s->have_pending) {
+		if (s->nr_out + s->nr_bounce >= s->user_slots)
+			return MEMWALK_WALK_STOP;
+		s->pending = *run;
+		s->have_pending = true;
+		return MEMWALK_WALK_CONTINUE;
+	}
+	/* The pending run goes to the bounce buffer, @run takes its place. */
+	if (s->nr_out + s->nr_bounce + 2 > s->user_slots)
+		return MEMWALK_WALK_STOP;
+	if (s->nr_bounce == s->cap_bounce)
+		return MEMWALK_WALK_PAUSE;
+	s->runs[s->nr_bounce++] = s->pending;
+	s->pending = *run;
+	return MEMWALK_WALK_CONTINUE;
+}
+
+/* The walker's entry callbacks: every kind of entry becomes runs. */
+static int snap_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
+{
+	struct snap *s = w->private;
+
+	return memwalk_decode_entry(&s->dec, w, e, snap_emit, s);
+}
+
+/*
+ * ->vma: the VMA's record, once per call unless the VMA changed between
+ * two lock holds (then the new one is reported too).
+ * Locking: mmap_lock held.
+ */
+static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
+		    unsigned long start, unsigned long end)
+{
+	struct snap *s = w->private;
+	struct memwalk_vma_info info;
+	u8 *dst;
+
+	if ((s->req.flags & MEMWALK_SNAP_VMAS) &&
+	    !(s->vma_emitted && s->last_start == vma->vm_start &&
+	      s->last_end == vma->vm_end &&
+	      s->last_vm_flags == vma->vm_flags)) {
+		memwalk_vma_describe(vma, s->namebuf, &info);
+		if (s->vma_out + s->vbuf_used + info.rec.size > s->req.vma_buf_len)
+			return MEMWALK_WALK_STOP;
+		if (s->vbuf_used + info.rec.size > VMA_BOUNCE_BYTES)
+			return MEMWALK_WALK_PAUSE;
+		dst = s->vbuf + s->vbuf_used;
+		memset(dst, 0, info.rec.size);
+		memcpy(dst, &info.rec, sizeof(info.rec));
+		memcpy(dst + sizeof(info.rec), info.name, info.rec.name_len);
+		s->vbuf_used += info.rec.size;
+		s->vma_emitted = true;
+		s->last_walk_start = start;
+		s->last_size = info.rec.size;
+		s->last_start = vma->vm_start;
+		s->last_end = vma->vm_end;
+		s->last_vm_flags = vma->vm_flags;
+	}
+	if (!(s->req.flags & MEMWALK_SNAP_PAGES))
+		return MEMWALK_WALK_SKIP;
+	s->dec.vma = vma;
+	s->dec.part_folio = NULL;
+	return MEMWALK_WALK_CONTINUE;
+}
+
+/* ->flush: copy the bounce buffers out.  Locking: no lock held. */
+static int snap_flush(struct memwalk_walk *w)
+{
+	struct snap *s = w->private;
+	void __user *dst;
+
+	if (s->nr_bounce) {
+		dst = u64_to_user_ptr(s->req.run_buf +
+				      s->nr_out * sizeof(struct memwalk_page_run));
+		if (copy_to_user(dst, s->runs,
+				 s->nr_bounce * sizeof(struct memwalk_page_run)))
+			return -EFAULT;
+		s->nr_out += s->nr_bounce;
+		s->nr_bounce = 0;
+	}
+	if (s->vbuf_used) {
+		dst = u64_to_user_ptr(s->req.vma_buf + s->vma_out);
+		if (copy_to_user(dst, s->vbuf, s->vbuf_used))
+			return -EFAULT;
+		s->vma_out += s->vbuf_used;
+		s->vbuf_used = 0;
+	}
+	return 0;
+}
+
+static const struct memwalk_walk_ops snap_ops = {
+	.vma		= snap_vma,
+	.pte_entry	= snap_entry,
+	.pmd_entry	= snap_entry,
+	.pud_entry	= snap_entry,
+	.hugetlb_entry	= snap_entry,
+	.flush		= snap_flush,
+};
+
+/* The pending run is written last; its slot was reserved. */
+static int snap_finish(struct snap *s)
+{
+	int ret;
+
+	if (!s->have_pending)
+		return 0;
+	if (s->nr_bounce == s->cap_bounce) {
+		ret = snap_flush(&s->walk);
+		if (ret)
+			return ret;
+	}
+	s->runs[s->nr_bounce++] = s->pending;
+	s->have_pending = false;
+	return snap_flush(&s->walk);
+}
+
+static int snap_check(const struct memwalk_snapshot *req)
+{
+	unsigned long end = req->end ? req->end : TASK_SIZE_MAX;
+
+	if (req->flags & ~SNAP_KNOWN_FLAGS || req->__reserved)
+		return -EINVAL;
+	if (!(req->flags & (MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)))
+		return -EINVAL;
+	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
+		return -EINVAL;
+	if (req->end > TASK_SIZE_MAX || req->start > end ||
+	    (req->end && req->start >= req->end))
+		return -EINVAL;
+	/* A buffer that is asked for and has a size needs an address. */
+	if ((req->flags & MEMWALK_SNAP_VMAS) && req->vma_buf_len &&
+	    !req->vma_buf)
+		return -EFAULT;
+	if ((req->flags & MEMWALK_SNAP_PAGES) && req->run_buf_len &&
+	    !req->run_buf)
+		return -EFAULT;
+	return 0;
+}
+
+static int snap_alloc(struct snap *s)
+{
+	if (s->req.flags & MEMWALK_SNAP_PAGES) {
+		s->user_slots = div_u64(s->req.run_buf_len,
+					sizeof(struct memwalk_page_run));
+		s->cap_bounce = min_t(u64, s->user_slots,
+				      RUN_BOUNCE_BYTES / sizeof(struct memwalk_page_run));
+		if (s->cap_bounce) {
+			s->runs = kvmalloc_array(s->cap_bounce,
+						 sizeof(*s->runs), GFP_KERNEL);
+			if (!s->runs)
+				return -ENOMEM;
+		}
+	}
+	if (s->req.flags & MEMWALK_SNAP_VMAS) {
+		s->namebuf = kmalloc(MEMWALK_VMA_NAME_MAX, GFP_KERNEL);
+		if (!s->namebuf)
+			return -ENOMEM;
+		if (s->req.vma_buf_len) {
+			s->vbuf = kvmalloc(VMA_BOUNCE_BYTES, GFP_KERNEL);
+			if (!s->vbuf)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void snap_free(struct snap *s)
+{
+	kvfree(s->runs);
+	kvfree(s->vbuf);
+	kfree(s->namebuf);
+	kfree(s);
+}
+
+/*
+ * Walk [start, end) of @mm into the caller's buffers; fills the out
+ * fields of s->req.  Locking: none held; takes @mm's mmap_lock in chunks.
+ */
+static int snap_run(struct snap *s, struct mm_struct *mm)
+{
+	unsigned long start = s->req.start;
+	unsigned long end = s->req.end ? s->req.end : TASK_SIZE_MAX;
+	int ret = 0;
+
+	s->walk.ops = &snap_ops;
+	s->walk.mm = mm;
+	s->walk.private = s;
+	s->walk.next = start;
+
+	if (start < end)
+		ret = memwalk_walk_mm(&s->walk, start, end);
+	if (ret < 0)
+		return ret;
+	/*
+	 * Stopped before walking any of the last VMA reported: its record
+	 * belongs to the next call.  It is the last record written, in the
+	 * bounce buffer or, if that was flushed since, at the end of the
+	 * caller's bytes (which vma_bytes then no longer counts).
+	 */
+	if (ret == MEMWALK_WALK_STOP && s->vma_emitted &&
+	    s->walk.next <= s->last_walk_start) {
+		if (s->vbuf_used >= s->last_size)
+			s->vbuf_used -= s->last_size;
+		else
+			s->vma_out -= s->last_size;
+		s->vma_emitted = false;
+	}
+	/* A full buffer before any progress, or before any record at all. */
+	if (ret == MEMWALK_WALK_STOP &&
+	    (s->walk.next == start ||
+	     (!s->vma_out && !s->vbuf_used && !s->nr_out && !s->nr_bounce &&
+	      !s->have_pending)))
+		ret = -ENOSPC;
+	if (ret == -ENOSPC)
+		s->walk.next = start;
+	else
+		ret = snap_finish(s);
+
+	s->req.walk_end = s->walk.next;
+	/* end == 0 asked for "all": the walk is done when walk_end == end. */
+	if (!s->req.end && s->walk.next >= end)
+		s->req.walk_end = 0;
+	s->req.vma_bytes = s->vma_out;
+	s->req.nr_runs = s->nr_out;
+	s->req.run_size = sizeof(struct memwalk_page_run);
+	s->req.lock_drops = s->walk.lock_drops;
+	s->req.max_lock_ns = s->walk.max_lock_ns;
+	s->req.total_lock_ns = s->walk.total_lock_ns;
+	return ret;
+}
+
+/**
+ * memwalk_ioctl_snapshot() - MEMWALK_IOC_SNAPSHOT
+ * @acc: the opener's access (chardev.c)
+ * @uarg: the caller's struct memwalk_snapshot
+ *
+ * Locking: none held; sleeps.  Takes the target's mmap_lock for read in
+ * bounded holds (walk.c) and copies to user space only between them.
+ *
+ * Return: 0, or -EINVAL/-E2BIG (bad struct), -EFAULT, -ESRCH/-EACCES
+ * (target), -ENOSPC (not one record fits), -EINTR, -ENOMEM.
+ */
+long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
+			    struct memwalk_snapshot __user *uarg)
+{
+	struct mm_struct *mm;
+	struct snap *s;
+	u32 usize;
+	long ret;
+
+	if (get_user(usize, &uarg->size))
+		return -EFAULT;
+	if (usize < MEMWALK_SNAPSHOT_SIZE_VER0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	ret = copy_struct_from_user(&s->req, sizeof(s->req), uarg, usize);
+	if (ret)
+		goto out_free;
+	ret = snap_check(&s->req);
+	if (ret)
+		goto out_free;
+
+	s->dec.folio = s->req.flags & MEMWALK_SNAP_FOLIO;
+	s->dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
+	ret = snap_alloc(s);
+	if (ret)
+		goto out_free;
+
+	ret = memwalk_target_mm(acc, s->req.pid, &mm);
+	if (ret)
+		goto out_free;
+	ret = snap_run(s, mm);
+	mmput(mm);
+	if (ret && ret != -ENOSPC)
+		goto out_free;
+
+	/* Tell the caller when PFNs were hidden, asked for or not (lab mode). */
+	if (s->dec.hide_pfn)
+		s->req.flags |= MEMWALK_SNAP_NO_PFN;
+	s->req.size = min_t(u32, usize, sizeof(s->req));
+	if (copy_to_user(uarg, &s->req, s->req.size))
+		ret = -EFAULT;
+
+out_free:
+	snap_free(s);
+	return ret;
+}
