@@ -32,7 +32,8 @@
 #define DEV		MEMWALK_DEVICE_PATH
 #define DEBUGFS		"/sys/kernel/debug"
 #define DEBUGFS_DIR	DEBUGFS "/memwalk"
-#define KNOWN_FEATURES	(MEMWALK_FEAT_NETLINK | MEMWALK_FEAT_DEBUGFS)
+#define KNOWN_FEATURES	(MEMWALK_FEAT_NETLINK | MEMWALK_FEAT_DEBUGFS | \
+			 MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_MGLRU)
 #define TAIL		64	/* extra bytes for the "caller knows more" tests */
 
 #define PERMISSION_MSG	"permission denied opening " DEV ": need root (CAP_SYS_ADMIN)"
@@ -502,8 +503,8 @@ TEST_F(memwalk, info_read_only_buffer)
 TEST_F(memwalk, unknown_ioctl_same_magic)
 {
 	const unsigned long cmds[] = {
-		_IOWR(MEMWALK_IOC_MAGIC, 0x01, struct memwalk_info),
-		_IOR(MEMWALK_IOC_MAGIC, 0x02, __u64),
+		_IOWR(MEMWALK_IOC_MAGIC, 0x03, struct memwalk_info),
+		_IOR(MEMWALK_IOC_MAGIC, 0x04, __u64),
 		_IO(MEMWALK_IOC_MAGIC, 0xff),
 	};
 	struct memwalk_info info = { .size = sizeof(info) };

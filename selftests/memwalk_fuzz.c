@@ -303,7 +303,12 @@ static void fill_request(struct arena *a, uint32_t cmd, void *buf, pid_t target,
 	}
 }
 
-TEST(ioctl_surface)
+/* The harness's 30 s default is shorter than a long fuzzing run. */
+FIXTURE(fuzz) {};
+FIXTURE_SETUP(fuzz) {}
+FIXTURE_TEARDOWN(fuzz) {}
+
+TEST_F_TIMEOUT(fuzz, ioctl_surface, 900)
 {
 	uint64_t seed = fuzz_seed(), iter = 0, ok = 0, failed_calls = 0;
 	double deadline = now_s() + fuzz_seconds();
@@ -423,7 +428,7 @@ static size_t build_message(char *buf, size_t cap, int family, uint32_t seq)
 	return rnd_below(12) ? len : rnd_below(len + 1);
 }
 
-TEST(netlink_surface)
+TEST_F_TIMEOUT(fuzz, netlink_surface, 900)
 {
 	uint64_t seed = fuzz_seed() ^ 0x9e3779b97f4a7c15ULL, iter = 0, errors = 0;
 	double deadline = now_s() + fuzz_seconds();

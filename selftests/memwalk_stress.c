@@ -394,7 +394,7 @@ FIXTURE_TEARDOWN(stress)
 	munmap(ctr, sizeof(*ctr));
 }
 
-TEST_F(stress, mixed)
+TEST_F_TIMEOUT(stress, mixed, 900)
 {
 	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 2];
 	uint64_t s = self->seed | 1;
@@ -425,7 +425,7 @@ TEST_F(stress, mixed)
 }
 
 /* insmod/rmmod with open fds, running snapshots and live subscribers. */
-TEST_F(stress, modload)
+TEST_F_TIMEOUT(stress, modload, 900)
 {
 	const char *ko = getenv("MEMWALK_KO");
 	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 1];

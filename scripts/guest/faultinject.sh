@@ -10,6 +10,7 @@
 DBG=/sys/kernel/debug
 KO=/lib/memwalk/memwalk.ko
 FI_ROUNDS=${FI_ROUNDS:-25}
+ULONG_MAX=0xffffffffffffffff
 
 fi_set() {	# fi_set ATTR-DIR PROBABILITY TASK-FILTER [START END]
 	d=$DBG/$1
@@ -21,8 +22,9 @@ fi_set() {	# fi_set ATTR-DIR PROBABILITY TASK-FILTER [START END]
 	echo "$3" > "$d/task-filter"
 	[ -e "$d/ignore-gfp-wait" ] && echo N > "$d/ignore-gfp-wait"
 	[ -e "$d/ignore-gfp-highmem" ] && echo N > "$d/ignore-gfp-highmem"
+	# No range: require-end must be ULONG_MAX, or nothing ever matches.
 	echo "${4:-0}" > "$d/require-start"
-	echo "${5:-0}" > "$d/require-end"
+	echo "${5:-$ULONG_MAX}" > "$d/require-end"
 	echo "$2" > "$d/probability"
 }
 
@@ -30,13 +32,14 @@ fi_off() {
 	for a in failslab fail_page_alloc; do
 		echo 0 > "$DBG/$a/probability"
 		echo 0 > "$DBG/$a/require-start"
-		echo 0 > "$DBG/$a/require-end"
+		echo "$ULONG_MAX" > "$DBG/$a/require-end"
 		echo N > "$DBG/$a/task-filter"
 	done
 }
 
 module_gone() { ! grep -q '^memwalk ' /proc/modules && [ ! -e /dev/memwalk ]; }
 
+echo "memwalk: fault injection begin" > /dev/kmsg
 if [ ! -d "$DBG/failslab" ] || [ ! -d "$DBG/fail_page_alloc" ]; then
 	echo "not ok - fault injection: failslab/fail_page_alloc missing (debug kernel expected)"
 else
@@ -101,3 +104,4 @@ else
 		echo "not ok - fault injection: insmod without injection failed"
 	fi
 fi
+echo "memwalk: fault injection end" > /dev/kmsg

@@ -20,7 +20,44 @@ fi
 # MEMWALK_STRESS_SECONDS per stress test).
 export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-8}
 export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-10}
-for t in memwalk_dev memwalk_fuzz memwalk_stress; do
+for t in memwalk_dev memwalk_events memwalk_fuzz memwalk_stress; do
+	[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
+	echo "# ==== $t"
+	"./$t" || echo "not ok - $t exited with status $?"
+done
+# The snapshot tests compare memwalk with pagemap, kpageflags and smaps on a
+# target in known states, so the guest must offer those states and then keep
+# still: swap on zram (MW_VM_MODULES=zram), a disk file system for disk-backed
+# page cache (ext2 on a second zram device; the initramfs root and /tmp are
+# RAM file systems), reserved hugetlb pages (MW_VM_APPEND=hugepages=16, or
+# reserved here), THP for MADV_HUGEPAGE only, and no periodic writeback that
+# could clean a dirty page between two reads.
+snapshot_guest_setup() {
+	local id
+	if [ -e /sys/block/zram0 ] && ! grep -q '^/dev/zram0 ' /proc/swaps; then
+		# An earlier test may have sized it already.
+		if { [ "$(cat /sys/block/zram0/disksize)" != 0 ] ||
+			echo 256M > /sys/block/zram0/disksize; } &&
+			mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; then
+			echo "# zram0: $(($(cat /sys/block/zram0/disksize) >> 20))M of swap"
+		else
+			echo "# zram0: no swap (the swap tests will skip)"
+		fi
+	fi
+	if [ -z "${MEMWALK_DISK:-}" ] && [ -e /sys/class/zram-control/hot_add ] &&
+		id=$(cat /sys/class/zram-control/hot_add) &&
+		echo 32M > "/sys/block/zram$id/disksize" && mke2fs -q -b 4096 "/dev/zram$id" >/dev/null &&
+		mkdir -p /mnt/memwalk-disk && mount -t ext2 "/dev/zram$id" /mnt/memwalk-disk; then
+		export MEMWALK_DISK=/mnt/memwalk-disk
+		echo "# zram$id: ext2 at $MEMWALK_DISK"
+	fi
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 4 ] || echo 16 > /proc/sys/vm/nr_hugepages
+	echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+	echo 0 > /proc/sys/vm/dirty_writeback_centisecs
+	echo "# hugetlb pages: $(cat /proc/sys/vm/nr_hugepages), THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+}
+snapshot_guest_setup
+for t in memwalk_snapshot; do
 	[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 	echo "# ==== $t"
 	"./$t" || echo "not ok - $t exited with status $?"
@@ -29,4 +66,21 @@ if rmmod memwalk; then
 	echo "ok - rmmod memwalk"
 else
 	echo "not ok - rmmod memwalk"
+fi
+
+# Lab mode: unprivileged snapshots of one's own processes.
+if insmod "$MEMWALK_KO" lab_mode=1; then
+	echo "ok - insmod memwalk.ko lab_mode=1"
+	for t in memwalk_snapshot_lab; do
+		[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
+		echo "# ==== $t"
+		"./$t" || echo "not ok - $t exited with status $?"
+	done
+	if rmmod memwalk; then
+		echo "ok - rmmod memwalk (lab mode)"
+	else
+		echo "not ok - rmmod memwalk (lab mode)"
+	fi
+else
+	echo "not ok - insmod memwalk.ko lab_mode=1"
 fi
