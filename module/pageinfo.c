@@ -216,7 +216,12 @@ static u32 present_bits(pte_t pte)
 		f |= MEMWALK_RUN_WRITE;
 	if (v & _PAGE_USER)
 		f |= MEMWALK_RUN_USER;
-	if (v & _PAGE_DIRTY)
+	/*
+	 * pte_dirty(), not _PAGE_DIRTY: since 6.6 x86 moves Dirty to the
+	 * software SavedDirty bit when it write-protects an entry (fork COW,
+	 * mprotect, clear_refs), and the page is no less dirty for it.
+	 */
+	if (pte_dirty(pte))
 		f |= MEMWALK_RUN_DIRTY;
 	if (v & _PAGE_ACCESSED)
 		f |= MEMWALK_RUN_ACCESSED;

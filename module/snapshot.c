@@ -52,6 +52,7 @@ struct snap {
 	u64 nr_out;
 	struct memwalk_page_run pending;
 	bool have_pending;
+	unsigned long pending_vm_start;	/* VMA of the pending run */
 
 	/* VMA records: bounce buffer, bytes copied, last one emitted. */
 	u8 *vbuf;
@@ -93,7 +94,9 @@ static int snap_emit(void *ctx, const struct memwalk_page_run *run)
 {
 	struct snap *s = ctx;
 
-	if (s->have_pending && runs_merge(s, &s->pending, run)) {
+	/* A run describes pages of one VMA: it never crosses into the next. */
+	if (s->have_pending && s->pending_vm_start == s->dec.vma->vm_start &&
+	    runs_merge(s, &s->pending, run)) {
 		s->pending.nr_pages += run->nr_pages;
 		return MEMWALK_WALK_CONTINUE;
 	}
@@ -101,6 +104,7 @@ static int snap_emit(void *ctx, const struct memwalk_page_run *run)
 		if (s->nr_out + s->nr_bounce >= s->user_slots)
 			return MEMWALK_WALK_STOP;
 		s->pending = *run;
+		s->pending_vm_start = s->dec.vma->vm_start;
 		s->have_pending = true;
 		return MEMWALK_WALK_CONTINUE;
 	}
@@ -111,6 +115,7 @@ static int snap_emit(void *ctx, const struct memwalk_page_run *run)
 		return MEMWALK_WALK_PAUSE;
 	s->runs[s->nr_bounce++] = s->pending;
 	s->pending = *run;
+	s->pending_vm_start = s->dec.vma->vm_start;
 	return MEMWALK_WALK_CONTINUE;
 }
 
@@ -122,9 +127,28 @@ static int snap_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
 	return memwalk_decode_entry(&s->dec, w, e, snap_emit, s);
 }
 
+/* Take back the last VMA record written (none of its pages were walked). */
+static void snap_unemit_vma(struct snap *s)
+{
+	if (s->vbuf_used >= s->last_size)
+		s->vbuf_used -= s->last_size;
+	else
+		s->vma_out -= s->last_size;
+	s->vma_emitted = false;
+}
+
+static bool snap_vma_same(const struct snap *s, const struct vm_area_struct *vma)
+{
+	return s->vma_emitted && s->last_start == vma->vm_start &&
+	       s->last_end == vma->vm_end && s->last_vm_flags == vma->vm_flags;
+}
+
 /*
- * ->vma: the VMA's record, once per call unless the VMA changed between
- * two lock holds (then the new one is reported too).
+ * ->vma: the VMA's record, once per call.  If the VMA last reported
+ * changed while the lock was dropped (split, merged, mprotect()ed), the
+ * records of one call must still not overlap: a record none of whose
+ * pages were walked yet is replaced, otherwise the call ends here and the
+ * next one reports the VMA as it is then.
  * Locking: mmap_lock held.
  */
 static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
@@ -134,10 +158,13 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 	struct memwalk_vma_info info;
 	u8 *dst;
 
-	if ((s->req.flags & MEMWALK_SNAP_VMAS) &&
-	    !(s->vma_emitted && s->last_start == vma->vm_start &&
-	      s->last_end == vma->vm_end &&
-	      s->last_vm_flags == vma->vm_flags)) {
+	if (s->vma_emitted && !snap_vma_same(s, vma) &&
+	    vma->vm_start < s->last_end && vma->vm_end > s->last_start) {
+		if (start > s->last_walk_start)
+			return MEMWALK_WALK_STOP;
+		snap_unemit_vma(s);
+	}
+	if ((s->req.flags & MEMWALK_SNAP_VMAS) && !snap_vma_same(s, vma)) {
 		memwalk_vma_describe(vma, s->namebuf, &info);
 		if (s->vma_out + s->vbuf_used + info.rec.size > s->req.vma_buf_len)
 			return MEMWALK_WALK_STOP;
@@ -297,13 +324,8 @@ static int snap_run(struct snap *s, struct mm_struct *mm)
 	 * caller's bytes (which vma_bytes then no longer counts).
 	 */
 	if (ret == MEMWALK_WALK_STOP && s->vma_emitted &&
-	    s->walk.next <= s->last_walk_start) {
-		if (s->vbuf_used >= s->last_size)
-			s->vbuf_used -= s->last_size;
-		else
-			s->vma_out -= s->last_size;
-		s->vma_emitted = false;
-	}
+	    s->walk.next <= s->last_walk_start)
+		snap_unemit_vma(s);
 	/* A full buffer before any progress, or before any record at all. */
 	if (ret == MEMWALK_WALK_STOP &&
 	    (s->walk.next == start ||

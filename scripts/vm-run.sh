@@ -101,23 +101,16 @@ if ! grep -q '^MEMWALK-END$' "$work/results.txt"; then
 fi
 echo "$tag ok - $name: guest ran $krel and finished in ${secs}s"
 
-# A splat fails the run even when every test passed.
+# A splat fails the run even when every test passed.  Every kernel report
+# opens with one of these headers; a bare "Call Trace" does not count: the
+# OOM killer and failed allocations (the tests provoke both) print one too.
 splat='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN|KFENCE|UBSAN|suspected memory leak|'
 splat+='possible recursive locking|possible circular locking|lockdep|'
 splat+='sleeping function called from invalid context|scheduling while atomic|'
-splat+='Call Trace|detected stall|blocked for more than|list_(add|del) corruption'
+splat+='detected stall|blocked for more than|list_(add|del) corruption'
 taint=$(sed -n 's/^MEMWALK-TAINT //p' "$work/results.txt")
-# Between "memwalk: fault injection begin/end" marks (written by the
-# reliability lane to /dev/kmsg) allocation failures are the point: their
-# warn_alloc stack dumps are allowed there, every other report is not.
-injected='Call Trace|warn_alloc'
-awk -v inj="$injected" '
-	/memwalk: fault injection begin/ { in_fi = 1 }
-	/memwalk: fault injection end/ { in_fi = 0 }
-	{ if (!(in_fi && $0 ~ inj)) print }
-' "$work/dmesg.log" > "$work/dmesg.judged"
-if grep -Eq "$splat" "$work/dmesg.judged"; then
-	echo "$tag not ok - $name: guest dmesg has a splat: $(grep -Em1 "$splat" "$work/dmesg.judged"); dmesg: $work/dmesg.log"
+if grep -Eq "$splat" "$work/dmesg.log"; then
+	echo "$tag not ok - $name: guest dmesg has a splat: $(grep -Em1 "$splat" "$work/dmesg.log"); dmesg: $work/dmesg.log"
 	fail=1
 elif [ -z "$taint" ] || [ $((taint & ~(4096 | 8192))) != 0 ]; then
 	echo "$tag not ok - $name: kernel tainted $taint (only O and E allowed); dmesg: $work/dmesg.log"
