@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers of the MEMWALK_IOC_SNAPSHOT / MEMWALK_IOC_TRANSLATE selftests:
+ * running memwalk_target, collecting a snapshot over as many calls as it
+ * takes (checking every call's answer on the way), and reading the kernel's
+ * own answers: /proc/PID/maps, smaps, pagemap, /proc/kpageflags and
+ * /proc/kpagecount.  Independent of kselftest_harness.h: functions return 0
+ * or an errno and say what went wrong in a struct mw_why.
+ */
+#ifndef MEMWALK_SNAPSHOT_LIB_H
+#define MEMWALK_SNAPSHOT_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/memwalk.h>
+
+#define MW_PAGE			4096UL
+#define MW_PAGE_SHIFT		12
+
+/* What went wrong, for TH_LOG. */
+struct mw_why {
+	char msg[1024];
+};
+
+void mw_why_set(struct mw_why *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- bits of the ABI, as the tests see them ------------------------------ */
+
+#define MW_SNAP_KNOWN_FLAGS	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | \
+				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
+#define MW_VMA_KNOWN_FLAGS	((MEMWALK_VMA_FILE << 1) - 1)
+#define MW_RUN_KNOWN_FLAGS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
+				 ((MEMWALK_RUN_MIGRATION_WRITE << 1) - \
+				  MEMWALK_RUN_WRITE) | MEMWALK_RUN_SWAP_TYPE_MASK)
+/* folio_flags: the kpageflags bits the header names, and memwalk's own. */
+#define MW_KPF_BITS		((1U << MEMWALK_KPF_LOCKED) | \
+				 (1U << MEMWALK_KPF_REFERENCED) | \
+				 (1U << MEMWALK_KPF_UPTODATE) | \
+				 (1U << MEMWALK_KPF_DIRTY) | \
+				 (1U << MEMWALK_KPF_LRU) | \
+				 (1U << MEMWALK_KPF_ACTIVE) | \
+				 (1U << MEMWALK_KPF_WRITEBACK) | \
+				 (1U << MEMWALK_KPF_RECLAIM) | \
+				 (1U << MEMWALK_KPF_MMAP) | \
+				 (1U << MEMWALK_KPF_ANON) | \
+				 (1U << MEMWALK_KPF_SWAPCACHE) | \
+				 (1U << MEMWALK_KPF_SWAPBACKED) | \
+				 (1U << MEMWALK_KPF_HUGE) | \
+				 (1U << MEMWALK_KPF_UNEVICTABLE) | \
+				 (1U << MEMWALK_KPF_HWPOISON) | \
+				 (1U << MEMWALK_KPF_KSM) | \
+				 (1U << MEMWALK_KPF_THP) | \
+				 (1U << MEMWALK_KPF_ZERO_PAGE) | \
+				 (1U << MEMWALK_KPF_IDLE))
+#define MW_FOLIO_OWN_BITS	((1U << MEMWALK_FOLIO_MLOCKED) | \
+				 (1U << MEMWALK_FOLIO_PMD_MAPPED) | \
+				 (1U << MEMWALK_FOLIO_PTE_MAPPED) | \
+				 (1U << MEMWALK_FOLIO_PARTIAL) | \
+				 (1U << MEMWALK_FOLIO_WORKINGSET))
+#define MW_FOLIO_KNOWN_FLAGS	(MW_KPF_BITS | MW_FOLIO_OWN_BITS)
+
+/* /proc/kpageflags bits the header has no number for. */
+#define MW_KPF_COMPOUND_HEAD	15
+#define MW_KPF_COMPOUND_TAIL	16
+#define MW_KPF_NOPAGE		20
+#define MW_KPF_MLOCKED		33
+
+static inline unsigned int mw_run_state(const struct memwalk_page_run *r)
+{
+	return r->flags & MEMWALK_RUN_STATE_MASK;
+}
+
+static inline unsigned int mw_run_level(const struct memwalk_page_run *r)
+{
+	return (r->flags & MEMWALK_RUN_LEVEL_MASK) >> MEMWALK_RUN_LEVEL_SHIFT;
+}
+
+static inline unsigned int mw_run_swap_type(const struct memwalk_page_run *r)
+{
+	return (r->flags & MEMWALK_RUN_SWAP_TYPE_MASK) >> MEMWALK_RUN_SWAP_TYPE_SHIFT;
+}
+
+static inline uint64_t mw_run_end(const struct memwalk_page_run *r)
+{
+	return r->start + (uint64_t)r->nr_pages * MW_PAGE;
+}
+
+/*
+ * End of the user address space (TASK_SIZE_MAX): the tests set it from
+ * memwalk_info.pgtable_levels; a snapshot with end 0 is done there.
+ */
+extern uint64_t mw_task_size;
+
+static inline uint64_t mw_task_size_for(unsigned int levels)
+{
+	return (1ULL << (levels == 5 ? 56 : 47)) - MW_PAGE;
+}
+
+/* ---- /proc/PID/pagemap ----------------------------------------------------- */
+
+#define PM_PFN_MASK		((1ULL << 55) - 1)
+#define PM_SWAP_TYPE_BITS	5
+#define PM_SOFT_DIRTY		(1ULL << 55)
+#define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_UFFD_WP		(1ULL << 57)
+#define PM_FILE			(1ULL << 61)
+#define PM_SWAP			(1ULL << 62)
+#define PM_PRESENT		(1ULL << 63)
+/* The bits the comparison knows; bit 58 (guard region, 6.15+) is not among them. */
+#define PM_COMPARED		(PM_PFN_MASK | PM_SOFT_DIRTY | PM_MMAP_EXCLUSIVE | \
+				 PM_UFFD_WP | PM_FILE | PM_SWAP | PM_PRESENT)
+
+/* Read pagemap entries of [start, start + nr pages) of @pid into @out. */
+int mw_pagemap_read(pid_t pid, uint64_t start, size_t nr, uint64_t *out);
+
+/* /proc/kpageflags and /proc/kpagecount of one PFN; 0 or errno. */
+int mw_kpageflags(uint64_t pfn, uint64_t *flags);
+int mw_kpagecount(uint64_t pfn, uint64_t *count);
+
+/* ---- /proc/PID/maps and smaps --------------------------------------------- */
+
+struct mw_maps_line {
+	uint64_t start, end;
+	char perms[5];
+	uint64_t offset;
+	unsigned int major, minor;
+	uint64_t ino;
+	char name[4200];	/* as printed: "\012" escapes, " (deleted)" */
+};
+
+struct mw_smaps {
+	struct mw_maps_line map;
+	/* in kB, as printed */
+	uint64_t size, kernel_page_size, rss, pss, shared_clean, shared_dirty;
+	uint64_t private_clean, private_dirty, referenced, anonymous;
+	uint64_t anon_huge, shmem_pmd, file_pmd, shared_hugetlb;
+	uint64_t private_hugetlb, swap, locked;
+	char vmflags[256];	/* "rd wr mr mw me ac sd" */
+};
+
+/*
+ * Read /proc/PID/maps (@smaps false) or smaps (true) into a malloc()ed
+ * array (of struct mw_maps_line or struct mw_smaps); *nr gets its length.
+ */
+int mw_maps_read(pid_t pid, struct mw_maps_line **lines, size_t *nr);
+int mw_smaps_read(pid_t pid, struct mw_smaps **vmas, size_t *nr);
+/* Parse one maps line (without its newline); 0 or EINVAL. */
+int mw_maps_parse(const char *line, struct mw_maps_line *out);
+
+/* Whether smaps' VmFlags has the two-letter mnemonic @mn. */
+bool mw_vmflags_has(const char *vmflags, const char *mn);
+
+/* ---- snapshots --------------------------------------------------------------- */
+
+struct mw_vma {
+	struct memwalk_vma rec;		/* name_len included */
+	char *name;			/* malloc()ed copy of rec.name */
+};
+
+struct mw_snap {
+	struct mw_vma *vmas;		/* sorted, duplicates of resumed calls merged */
+	size_t nr_vmas;
+	struct memwalk_page_run *runs;	/* as returned, in order */
+	size_t nr_runs;
+	unsigned int calls;		/* ioctls it took */
+	uint32_t run_size;
+	uint32_t lock_drops;		/* summed over the calls */
+	uint64_t first_walk_end;	/* walk_end of the first call */
+};
+
+void mw_snap_free(struct mw_snap *s);
+
+/* One MEMWALK_IOC_SNAPSHOT; the errno of a failure, else 0. */
+int mw_snap_ioctl(int fd, struct memwalk_snapshot *arg);
+
+/*
+ * Snapshot [start, end) of @pid: call again from walk_end until the range is
+ * done, with buffers of @vma_len and @run_len bytes.  Every call's answer
+ * is checked (sizes, alignment, progress, records well formed, sorted, not
+ * overlapping, inside [call start, walk_end), runs inside the call's VMA
+ * records, only defined bits): a violation returns -1 with @why set.  A
+ * failed call returns its errno (and @why says which call).
+ */
+int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
+		size_t vma_len, size_t run_len, struct mw_snap *s,
+		struct mw_why *why);
+
+/*
+ * Whether a run must lie inside one VMA record (true), or may run on into
+ * the adjacent record (false, the default: each test that is not about
+ * this rule still sees every page inside some VMA record of its call).
+ * states.runs_inside_one_vma checks the rule itself.
+ */
+extern bool mw_strict_runs;
+
+/*
+ * Whether VMA records of one call may overlap or be out of order (then
+ * counted in mw_overlaps, the first described in mw_first_overlap, and the
+ * runs checked against the union of the records) instead of failing the
+ * call.  For tests that want to go on and report them at the end.
+ */
+extern bool mw_allow_overlap;
+extern unsigned long mw_overlaps;
+extern char mw_first_overlap[512];
+
+/*
+ * Check one call's answer, as mw_snapshot() does: @vbuf/@rbuf are the
+ * buffers of @arg after a successful call.  0, or -1 with @why set.
+ */
+int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
+		       const void *rbuf, struct mw_why *why);
+
+/*
+ * One record per page: run i's page k becomes a run of one page at
+ * start + k pages, with pfn + k (present and swap entries, when PFNs are
+ * shown).  Two answers that cut runs differently (a snapshot taken in many
+ * calls splits runs at call ends) expand to the same pages.  Returns a
+ * malloc()ed array and its length in *nr_pages, or NULL.
+ */
+struct memwalk_page_run *mw_runs_expand(const struct memwalk_page_run *runs,
+					size_t nr, size_t *nr_pages);
+
+/* Index of the first run ending after @addr, or nr. */
+size_t mw_run_find(const struct memwalk_page_run *runs, size_t nr, uint64_t addr);
+
+/* The VMA record holding @addr, or NULL. */
+const struct mw_vma *mw_snap_vma(const struct mw_snap *s, uint64_t addr);
+
+/* Human-readable run, for messages. */
+const char *mw_run_str(const struct memwalk_page_run *r, char *buf, size_t len);
+
+/* ---- memwalk_target ---------------------------------------------------------- */
+
+#define MW_MAX_REGIONS	64
+
+struct mw_region {
+	char name[32];
+	uint64_t start, end;
+};
+
+struct mw_target {
+	pid_t pid;
+	int to;			/* its stdin */
+	int from;		/* its stdout */
+	char buf[8192];		/* unread output */
+	size_t len;
+	struct mw_region regions[MW_MAX_REGIONS];
+	unsigned int nr_regions;
+	char notes[1024];	/* "skip NAME: why" lines it printed */
+};
+
+/* Path of memwalk_target: $MEMWALK_TARGET, else next to this program. */
+const char *mw_target_path(void);
+
+/*
+ * Start memwalk_target with @args (NULL-terminated, without argv[0]) as
+ * @uid (0: as we are).  0 or errno.
+ */
+int mw_target_start(struct mw_target *t, uid_t uid, const char *const args[]);
+
+/*
+ * Read its output up to a line equal to @word ("built", "ready"),
+ * recording "region" and "skip" lines on the way; gives up after
+ * @timeout_ms.  0, ETIMEDOUT, EPIPE (it exited) or EPROTO.
+ */
+int mw_target_expect(struct mw_target *t, const char *word, int timeout_ms);
+
+/* Write a line to its stdin. */
+int mw_target_send(struct mw_target *t, const char *line);
+
+/* SIGSTOP it and wait until it is stopped; SIGCONT it. */
+int mw_target_freeze(struct mw_target *t);
+int mw_target_thaw(struct mw_target *t);
+
+/* SIGKILL and reap it (and so its children, which die with it). */
+void mw_target_kill(struct mw_target *t);
+
+/* A region it reported, or NULL. */
+const struct mw_region *mw_target_region(const struct mw_target *t,
+					 const char *name);
+
+/*
+ * Drain every CPU's LRU batches (lru_add_drain_all()), so that page flags
+ * stop moving: move_pages() of one of our own pages to the node it is on.
+ */
+void mw_lru_drain_all(void);
+
+/*
+ * Run @argv (argv[0] a path) to completion as we are, stdin from
+ * /dev/null; *out and *err get its whole output (malloc()ed, NUL-ended).
+ * 0 or errno.
+ */
+int mw_capture(const char *const argv[], int *status, char **out, char **err);
+
+/* A PID that is free right now (a reaped child's). */
+pid_t mw_free_pid(void);
+
+#endif /* MEMWALK_SNAPSHOT_LIB_H */
