@@ -52,7 +52,7 @@ void mw_check_uapi(const char *source, uint32_t uapi_version)
 }
 
 /* One line for a getopt '?' (opterr is 0, getopt printed nothing). */
-static void bad_option(const struct mw_command *cmd, char **argv)
+void mw_bad_option(const struct mw_command *cmd, char **argv)
 {
 	const char *arg = argv[optind - 1];
 
@@ -95,16 +95,31 @@ int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 			       MW_PROG, cmd->name, cmd->args, MW_PROG);
 			return MW_EXIT_OK;
 		default:
-			bad_option(cmd, argv);
+			mw_bad_option(cmd, argv);
 			return MW_EXIT_FAILURE;
 		}
 	}
-	if (optind < argc) {
+	return mw_check_args(cmd, argc, argv, 0) ? MW_EXIT_FAILURE : -1;
+}
+
+/*
+ * After getopt: exactly @want operands must be left.  Returns 0, or the
+ * exit status after saying what is wrong.
+ */
+int mw_check_args(const struct mw_command *cmd, int argc, char **argv,
+		  int want)
+{
+	if (argc - optind > want) {
 		mw_err("%s: unexpected argument '%s' (see '%s %s --help')",
-		       cmd->name, argv[optind], MW_PROG, cmd->name);
+		       cmd->name, argv[optind + want], MW_PROG, cmd->name);
 		return MW_EXIT_FAILURE;
 	}
-	return -1;
+	if (argc - optind < want) {
+		mw_err("%s: missing argument (usage: %s %s %s)",
+		       cmd->name, MW_PROG, cmd->name, cmd->args);
+		return MW_EXIT_FAILURE;
+	}
+	return 0;
 }
 
 int mw_not_implemented(const struct mw_command *cmd)

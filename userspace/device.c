@@ -44,6 +44,12 @@ int mw_device_open(int *fdp)
 	}
 }
 
+/* Every ioctl on the device goes through here (tests link a fake instead). */
+int mw_device_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg);
+}
+
 /*
  * MEMWALK_IOC_INFO.  The strings come back NUL-terminated from the module;
  * they are terminated here again so that a broken module cannot make us
@@ -53,7 +59,7 @@ int mw_device_info(int fd, struct memwalk_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
-	if (ioctl(fd, MEMWALK_IOC_INFO, info) < 0) {
+	if (mw_device_ioctl(fd, MEMWALK_IOC_INFO, info) < 0) {
 		if (errno == ENOTTY)
 			mw_err("%s is not a memwalk device: MEMWALK_IOC_INFO failed [%s]",
 			       mw_device_path(), mw_errno_text(errno));

@@ -10,6 +10,8 @@
 static const char *const feature_names[64] = {
 	[0] = "netlink",	/* MEMWALK_FEAT_NETLINK */
 	[1] = "debugfs",	/* MEMWALK_FEAT_DEBUGFS */
+	[2] = "snapshot",	/* MEMWALK_FEAT_SNAPSHOT */
+	[3] = "mglru",		/* MEMWALK_FEAT_MGLRU */
 };
 
 static void print_features(uint64_t features)

@@ -49,12 +49,16 @@ const char *mw_errno_text(int err);
 void mw_check_uapi(const char *source, uint32_t uapi_version);
 int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 			 bool *json);
+void mw_bad_option(const struct mw_command *cmd, char **argv);
+int mw_check_args(const struct mw_command *cmd, int argc, char **argv,
+		  int want);
 int mw_not_implemented(const struct mw_command *cmd);
 
 /* device.c */
 const char *mw_device_path(void);
 int mw_device_open(int *fdp);
 int mw_device_info(int fd, struct memwalk_info *info);
+int mw_device_ioctl(int fd, unsigned long request, void *arg);
 
 /* genl.c */
 struct nl_sock;

@@ -1,17 +1,157 @@
 // SPDX-License-Identifier: GPL-2.0
-/* memwalk-client PID: page-table dump of a process (to come). */
+/*
+ * memwalk-client PID: a snapshot of the VMAs and page tables of a process
+ * (MEMWALK_IOC_SNAPSHOT), shown as a pmap-like table, page runs or JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "memwalk-client.h"
+#include "print.h"
+#include "snapshot.h"
+
+static void usage(const struct mw_command *cmd)
+{
+	printf("Usage: %s %s %s\n\n"
+	       "Take a snapshot of the VMAs and page tables of process PID and show it\n"
+	       "as a table with one row per VMA (as pmap -X), as page runs, or as JSON.\n\n"
+	       "Options:\n"
+	       "  -r, --range START-END  only the addresses from START to END (hex, page aligned)\n",
+	       MW_PROG, cmd->name, cmd->args);
+	mw_view_help_options(stdout);
+	printf("      --no-folio         page-table entries only, without folio state\n"
+	       "      --save FILE        also write the snapshot to FILE as JSON\n"
+	       "  -h, --help             show this help and exit\n");
+	mw_view_help_columns(stdout);
+	printf("\nSee %s(1).\n", MW_PROG);
+}
+
+/* START-END, hex with or without 0x, page aligned, START below END. */
+static bool parse_range(const char *arg, uint64_t *start, uint64_t *end)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const char *dash = strchr(arg, '-');
+	char *e1, *e2;
+
+	if (!dash || dash == arg || !dash[1] || dash[1] == '-' || arg[0] == '+' ||
+	    dash[1] == '+')
+		goto out_syntax;
+	errno = 0;
+	*start = strtoull(arg, &e1, 16);
+	*end = strtoull(dash + 1, &e2, 16);
+	if (errno || e1 != dash || *e2)
+		goto out_syntax;
+	if (*start & (page - 1)) {
+		mw_err("bad range '%s': START 0x%" PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
+		       arg, *start, page);
+		return false;
+	}
+	if (*end & (page - 1)) {
+		mw_err("bad range '%s': END 0x%" PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
+		       arg, *end, page);
+		return false;
+	}
+	if (*start >= *end) {
+		mw_err("bad range '%s': START must be below END", arg);
+		return false;
+	}
+	return true;
+
+out_syntax:
+	mw_err("bad range '%s': expected START-END in hex, e.g. 7f0000000000-7f0000200000",
+	       arg);
+	return false;
+}
+
+static int save_json(const struct mw_snapshot *snap, const char *path)
+{
+	FILE *fp = fopen(path, "w");
+	int err;
+
+	if (!fp) {
+		mw_err("cannot create %s [%s]", path, mw_errno_text(errno));
+		return MW_EXIT_FAILURE;
+	}
+	print_set_output(fp);
+	mw_snapshot_print_json(snap);
+	print_set_output(NULL);
+	err = ferror(fp) ? errno : 0;
+	if (fclose(fp) && !err)
+		err = errno;
+	if (err) {
+		mw_err("cannot write %s [%s]", path, mw_errno_text(err ? err : EIO));
+		return MW_EXIT_FAILURE;
+	}
+	return MW_EXIT_OK;
+}
 
 static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return mw_not_implemented(cmd);
+	static const struct option longopts[] = {
+		{ "range", required_argument, NULL, 'r' },
+		MW_VIEW_LONGOPTS,
+		{ "no-folio", no_argument, NULL, MW_OPT_NO_FOLIO },
+		{ "save", required_argument, NULL, MW_OPT_SAVE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mw_collect_opts opts = { 0 };
+	struct mw_view view = { 0 };
+	struct mw_snapshot *snap;
+	const char *range = NULL, *save = NULL;
+	int c, ret;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+r:" MW_VIEW_SHORTOPTS "h", longopts,
+				NULL)) != -1) {
+		if (mw_view_option(&view, c, optarg))
+			continue;
+		switch (c) {
+		case 'r':
+			range = optarg;
+			break;
+		case MW_OPT_NO_FOLIO:
+			opts.no_folio = true;
+			break;
+		case MW_OPT_SAVE:
+			save = optarg;
+			break;
+		case 'h':
+			usage(cmd);
+			return MW_EXIT_OK;
+		default:
+			mw_bad_option(cmd, argv);
+			return MW_EXIT_FAILURE;
+		}
+	}
+	ret = mw_check_args(cmd, argc, argv, 0);
+	if (ret)
+		return ret;
+	if (!mw_parse_pid(cmd->name, argv[0], &opts.pid) ||
+	    (range && !parse_range(range, &opts.start, &opts.end)) ||
+	    !mw_view_setup(&view, cmd->name))
+		return MW_EXIT_FAILURE;
+
+	ret = mw_collect(&opts, &snap);
+	if (ret)
+		return ret;
+	if (save)
+		ret = save_json(snap, save);
+	if (!ret)
+		mw_view_render(snap, &view);
+	mw_snapshot_free(snap);
+	return ret;
 }
 
 MW_COMMAND(pagetable,
 	.name = "PID",
-	.args = "",
-	.help = "dump the page tables of process PID (not implemented yet)",
+	.args = "[OPTIONS]",
+	.help = "snapshot the VMAs and page tables of process PID",
 	.flags = MW_CMD_PID,
 	.run = pagetable_run);

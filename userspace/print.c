@@ -1,47 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Text/JSON print layer; see print.h.  JSON is written compactly on one
- * line; strings are escaped per RFC 8259 (bytes >= 0x80 are passed through,
- * so they must be UTF-8, which kernel identifiers are).
+ * line; strings are escaped per RFC 8259, and bytes that are not UTF-8
+ * (a file name in Latin-1, say) become U+FFFD, so that the output is
+ * always valid JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "json.h"
 #include "print.h"
 
 #define MAX_DEPTH	8
 
+static FILE *out;
 static bool json;
 static unsigned int depth;
 static bool first[MAX_DEPTH];	/* no member printed yet at this depth */
 
+static FILE *output(void)
+{
+	return out ? out : stdout;
+}
+
 static void json_string(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
+	FILE *fp = output();
+
+	putc('"', fp);
+	while (*s) {
 		unsigned char c = *s;
+		size_t n;
 
 		if (c == '"' || c == '\\') {
-			putchar('\\');
-			putchar(c);
+			putc('\\', fp);
+			putc(c, fp);
 		} else if (c < 0x20 || c == 0x7f) {
-			printf("\\u%04x", c);
+			fprintf(fp, "\\u%04x", c);
+		} else if (c >= 0x80) {
+			n = json_utf8_length((const unsigned char *)s, strlen(s));
+			if (n)
+				fwrite(s, 1, n, fp);
+			else
+				fputs("\xef\xbf\xbd", fp);	/* U+FFFD */
+			s += n ? n : 1;
+			continue;
 		} else {
-			putchar(c);
+			putc(c, fp);
 		}
+		s++;
 	}
-	putchar('"');
+	putc('"', fp);
 }
 
 /* Separator and, outside arrays, the key of the next member. */
 static void json_member(const char *key)
 {
 	if (!first[depth])
-		putchar(',');
+		putc(',', output());
 	first[depth] = false;
 	if (key) {
 		json_string(key);
-		putchar(':');
+		putc(':', output());
 	}
 }
 
@@ -49,8 +70,19 @@ static void json_open(char c)
 {
 	if (depth + 1 >= MAX_DEPTH)
 		abort();	/* a programming error, not an input error */
-	putchar(c);
+	putc(c, output());
 	first[++depth] = true;
+}
+
+static void json_close(char c)
+{
+	putc(c, output());
+	depth--;
+}
+
+void print_set_output(FILE *fp)
+{
+	out = fp;
 }
 
 void print_begin(bool as_json)
@@ -66,9 +98,8 @@ void print_end(void)
 {
 	if (!json)
 		return;
-	putchar('}');
-	putchar('\n');
-	depth--;
+	json_close('}');
+	putc('\n', output());
 }
 
 bool print_is_json(void)
@@ -83,7 +114,7 @@ void print_string(enum output_type type, const char *key, const char *fmt,
 		json_member(key);
 		json_string(value);
 	} else if (!json && (type & PRINT_FP)) {
-		printf(fmt, value);
+		fprintf(output(), fmt, value);
 	}
 }
 
@@ -92,9 +123,31 @@ void print_uint(enum output_type type, const char *key, const char *fmt,
 {
 	if (json && (type & PRINT_JSON)) {
 		json_member(key);
-		printf("%llu", (unsigned long long)value);
+		fprintf(output(), "%llu", (unsigned long long)value);
 	} else if (!json && (type & PRINT_FP)) {
-		printf(fmt, value);
+		fprintf(output(), fmt, value);
+	}
+}
+
+void print_int(enum output_type type, const char *key, const char *fmt,
+	       int64_t value)
+{
+	if (json && (type & PRINT_JSON)) {
+		json_member(key);
+		fprintf(output(), "%lld", (long long)value);
+	} else if (!json && (type & PRINT_FP)) {
+		fprintf(output(), fmt, value);
+	}
+}
+
+void print_bool(enum output_type type, const char *key, const char *fmt,
+		bool value)
+{
+	if (json && (type & PRINT_JSON)) {
+		json_member(key);
+		fputs(value ? "true" : "false", output());
+	} else if (!json && (type & PRINT_FP)) {
+		fprintf(output(), fmt, value ? "true" : "false");
 	}
 }
 
@@ -108,8 +161,20 @@ void open_json_array(enum output_type type, const char *key)
 
 void close_json_array(enum output_type type)
 {
+	if (json && (type & PRINT_JSON))
+		json_close(']');
+}
+
+void open_json_object(enum output_type type, const char *key)
+{
 	if (json && (type & PRINT_JSON)) {
-		putchar(']');
-		depth--;
+		json_member(key);
+		json_open('{');
 	}
+}
+
+void close_json_object(enum output_type type)
+{
+	if (json && (type & PRINT_JSON))
+		json_close('}');
 }

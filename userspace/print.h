@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum output_type {
 	PRINT_FP	= 1,	/* text only */
@@ -17,6 +18,7 @@ enum output_type {
 	PRINT_ANY	= PRINT_FP | PRINT_JSON,
 };
 
+void print_set_output(FILE *fp);	/* where to print; NULL: stdout */
 void print_begin(bool json);	/* JSON: opens the top-level object */
 void print_end(void);		/* JSON: closes it and ends the line */
 bool print_is_json(void);
@@ -25,7 +27,13 @@ void print_string(enum output_type type, const char *key, const char *fmt,
 		  const char *value);
 void print_uint(enum output_type type, const char *key, const char *fmt,
 		uint64_t value);
+void print_int(enum output_type type, const char *key, const char *fmt,
+	       int64_t value);
+void print_bool(enum output_type type, const char *key, const char *fmt,
+		bool value);
 void open_json_array(enum output_type type, const char *key);
 void close_json_array(enum output_type type);
+void open_json_object(enum output_type type, const char *key);
+void close_json_object(enum output_type type);
 
 #endif /* MEMWALK_PRINT_H */

@@ -5,13 +5,22 @@
 # the command line, the error paths, the man page and the print layer.
 # Output is TAP; the exit status is non-zero if any test failed.
 #
-# Paths can be overridden: CLIENT, PRINT_TEST, MANPAGE, MEMWALK_UAPI_HEADER.
+# The snapshot commands are covered without the module too: show and diff
+# read hand-made JSON fixtures (tests/data/), and memwalk-client-fake is the
+# client linked with a fake device (tests/fake-device.c) that serves such a
+# fixture through the snapshot and translate ioctls.
+#
+# Paths can be overridden: CLIENT, FAKE_CLIENT, PRINT_TEST, JSON_TEST,
+# MANPAGE, MEMWALK_UAPI_HEADER.
 
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 CLIENT=${CLIENT:-$here/../memwalk-client}
 PRINT_TEST=${PRINT_TEST:-$here/print-test}
+JSON_TEST=${JSON_TEST:-$here/json-test}
+FAKE_CLIENT=${FAKE_CLIENT:-$here/memwalk-client-fake}
+DATA=$here/data
 MANPAGE=${MANPAGE:-$here/../memwalk-client.1}
 UAPI_HEADER=${MEMWALK_UAPI_HEADER:-$here/../../uapi/linux/memwalk.h}
 
@@ -80,11 +89,14 @@ test_help() {
 			fail "$opt: last line is not 'See memwalk-client(1).'" || return 1
 		[ ! -s "$tmp/err" ] || fail "$opt: wrote to stderr" || return 1
 	done
-	for cmd in info status; do
+	for cmd in info status 1 show diff translate; do
 		run "$CLIENT" "$cmd" --help
 		expect_rc 0 || return 1
-		grep -q "^Usage: memwalk-client $cmd " "$tmp/out" ||
+		case $cmd in 1) word=PID ;; *) word=$cmd ;; esac
+		grep -q "^Usage: memwalk-client $word " "$tmp/out" ||
 			fail "$cmd --help: no usage line" || return 1
+		[ "$(tail -n 1 "$tmp/out")" = "See memwalk-client(1)." ] ||
+			fail "$cmd --help: last line is not 'See memwalk-client(1).'" || return 1
 	done
 }
 
@@ -125,12 +137,9 @@ test_no_command() {
 	usage_error && stderr_has "no command given"
 }
 
-test_pid_not_implemented() {
-	usage_error 1 && stderr_has "not implemented yet"
-}
-
-test_events_not_implemented() {
-	usage_error events && stderr_has "not implemented yet"
+# The events command itself: tests/events-tests.sh.
+test_events_usage() {
+	usage_error events extra && stderr_has "unexpected argument 'extra'"
 }
 
 # --- device errors --------------------------------------------------------
@@ -209,13 +218,24 @@ test_man_lint() {
 test_man_commands() {
 	run mandoc -Tmarkdown "$MANPAGE"
 	expect_rc 0 || return 1
-	for word in info status events PID MEMWALK_DEVICE --json; do
-		grep -qF -- "$word" "$tmp/out" || fail "man page lacks '$word'" || return 1
-	done
-	for sect in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS ENVIRONMENT \
-		    "EXIT STATUS" "SEE ALSO"; do
+	for sect in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS OUTPUT JSON \
+		    ENVIRONMENT "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^# $sect\$" "$tmp/out" || fail "man page lacks section $sect" || return 1
 	done
+	# the words as a reader sees them: -Tascii, overstrike removed
+	mandoc -Tascii -O width=200 "$MANPAGE" | sed 's/.\x08//g' >"$tmp/out"
+	for word in info status events PID show diff translate MEMWALK_DEVICE \
+		    --json --pages --range --output --noheadings --no-folio --save \
+		    docs/json-schema.md smaps AnonHugePages Locked soft-dirty shmem \
+		    "cost to pid N: K lock drops, longest mmap_lock hold X us, total Y us, Z calls"; do
+		grep -qF -- "$word" "$tmp/out" || fail "man page lacks '$word'" || return 1
+	done
+	# every column of --help is documented
+	"$CLIENT" 1 --help | sed -n 's/^  \([a-z_]*\)  .*/\1/p' >"$tmp/columns"
+	[ -s "$tmp/columns" ] || fail "no columns in '1 --help'" || return 1
+	while read -r col; do
+		grep -qw -- "$col" "$tmp/out" || fail "man page lacks column '$col'" || return 1
+	done <"$tmp/columns"
 }
 
 # --- print layer ----------------------------------------------------------
@@ -228,6 +248,7 @@ test_print_text() {
 		"escapes: q\" b\\ t$(printf '\t') n" \
 		" c$(printf '\001') u$(printf '\037') d$(printf '\177') /" \
 		'utf8: grüß' \
+		"latin1: caf$(printf '\351') $(printf '\303')(" \
 		'empty: []' \
 		'zero: 0' \
 		'max: 18446744073709551615' \
@@ -258,6 +279,7 @@ want = {
     "plain": "6.1.0-56-amd64",
     "escapes": "q\" b\\ t\t n\n c\x01 u\x1f d\x7f /",
     "utf8": "gr\u00fc\u00df",
+    "latin1": "caf\ufffd \ufffd(",
     "empty": "",
     "zero": 0,
     "max": 18446744073709551615,
@@ -271,8 +293,512 @@ if got != want:
 ' <"$tmp/out" 2>"$tmp/err" || fail "not the expected JSON document"
 }
 
-if ! [ -x "$CLIENT" ] || ! [ -x "$PRINT_TEST" ]; then
-	echo "Bail out! build $CLIENT and $PRINT_TEST first (make -C userspace check)"
+# --- JSON reader (json.c) ------------------------------------------------
+
+# json_ok INPUT EXPECTED: json-test dump prints EXPECTED
+json_ok() {
+	got=$(printf '%s' "$1" | "$JSON_TEST" dump 2>&1)
+	[ "$?" -eq 0 ] && [ "$got" = "$2" ] ||
+		fail "input '$1': expected '$2', got '$got'"
+}
+
+# json_bad INPUT EXPECTED: json-test dump fails with the message EXPECTED
+# (INPUT is a printf format, for octal escapes)
+json_bad() {
+	# shellcheck disable=SC2059
+	got=$(printf "$1" | "$JSON_TEST" dump 2>&1)
+	[ "$?" -eq 1 ] && [ "$got" = "$2" ] ||
+		fail "input '$1': expected error '$2', got '$got'"
+}
+
+test_json_valid() {
+	deep=$(printf '%064d' 0 | tr 0 '[')$(printf '%064d' 0 | tr 0 ']')
+	json_ok '{"a":[1,-2.5e3,0,-0,1E+2,true,false,null,"x"]}' \
+		'{"a":[1,-2.5e3,0,-0,1E+2,true,false,null,"x"]}' &&
+	json_ok '  { "k" :	[ ] , "o" : { } }
+' '{"k":[],"o":{}}' &&
+	json_ok '"q\" b\\ s\/ \b\f\n\r\t"' '"q\" b\\ s/ \u0008\u000c\u000a\u000d\u0009"' &&
+	json_ok '"\u00fc\u20ac\ud83d\ude00"' '"ü€😀"' &&
+	json_ok '"grüß €"' '"grüß €"' &&
+	json_ok "$(printf '\357\273\277[1]')" '[1]' &&
+	json_ok "$deep" "$deep"
+}
+
+test_json_errors() {
+	json_bad '' '1:1: empty document' &&
+	json_bad ' \n ' '2:2: empty document' &&
+	json_bad '[1,]' "1:4: expected a value, found ']'" &&
+	json_bad '{"a":1,}' "1:8: expected a string key in an object, found '}'" &&
+	json_bad '{"a" 1}' "1:6: expected ':' after an object key, found '1'" &&
+	json_bad '[1 2]' "1:4: expected ',' or ']' in an array, found '2'" &&
+	json_bad '{\n "a": 1\n "b": 2}' "3:2: expected ',' or '}' in an object, found '\"'" &&
+	json_bad '01' '1:1: invalid number: leading zero' &&
+	json_bad '-' '1:1: invalid number: no digits' &&
+	json_bad '1.' "1:1: invalid number: no digits after '.'" &&
+	json_bad '.5' "1:1: expected a value, found '.'" &&
+	json_bad '+1' "1:1: expected a value, found '+'" &&
+	json_bad '1e' '1:1: invalid number: no digits in the exponent' &&
+	json_bad '"abc' '1:1: unterminated string' &&
+	json_bad '"a\tb"' '1:3: control character 0x09 in a string (write it as \u0009)' &&
+	json_bad '"\\q"' "1:2: invalid escape '\\q' in a string" &&
+	json_bad '"\\u12g4"' '1:2: \u must be followed by four hex digits' &&
+	json_bad '"\\udc00"' '1:2: lone low surrogate \udc00' &&
+	json_bad '"\\ud800x"' '1:2: high surrogate \ud800 not followed by a low one' &&
+	json_bad '"\\u0000"' '1:2: \u0000 in a string is not supported' &&
+	json_bad '"\377"' '1:2: invalid UTF-8 in a string' &&
+	json_bad '"\300\200"' '1:2: invalid UTF-8 in a string' &&
+	json_bad '"\355\240\200"' '1:2: invalid UTF-8 in a string' &&
+	json_bad '"\342\202"' '1:2: invalid UTF-8 in a string' &&
+	json_bad '{"a":1,"b":2,"a":3}' '1:18: duplicate key "a" in an object' &&
+	json_bad '{} x' "1:4: expected the end of the document, found 'x'" &&
+	json_bad 'tru' "1:1: expected a value, found 't'" &&
+	json_bad 'NaN' "1:1: expected a value, found 'N'" &&
+	json_bad "['a']" "1:2: expected a value, found '''" &&
+	json_bad '[1] // c' "1:5: expected the end of the document, found '/'" &&
+	json_bad '[\000]' '1:2: expected a value, found byte 0x00' &&
+	json_bad "$(printf '%065d' 0 | tr 0 '[')" '1:65: nested deeper than 64 levels'
+}
+
+# json_num MODE INPUT EXPECTED
+json_num() {
+	got=$(printf '%s' "$2" | "$JSON_TEST" "$1")
+	[ "$got" = "$3" ] || fail "$1 '$2': expected '$3', got '$got'"
+}
+
+test_json_integers() {
+	json_num u64 18446744073709551615 18446744073709551615 &&
+	json_num u64 18446744073709551616 'not an unsigned 64-bit integer' &&
+	json_num u64 -1 'not an unsigned 64-bit integer' &&
+	json_num u64 -0 0 &&
+	json_num u64 1.0 'not an unsigned 64-bit integer' &&
+	json_num u64 1e3 'not an unsigned 64-bit integer' &&
+	json_num u64 '"1"' 'not an unsigned 64-bit integer' &&
+	json_num i64 -9223372036854775808 -9223372036854775808 &&
+	json_num i64 -9223372036854775809 'not a signed 64-bit integer' &&
+	json_num i64 9223372036854775807 9223372036854775807 &&
+	json_num i64 9223372036854775808 'not a signed 64-bit integer'
+}
+
+# --- show and diff on fixtures ----------------------------------------------
+
+# expect_file NAME: stdout is exactly tests/data/expected/NAME
+expect_file() {
+	cmp -s "$DATA/expected/$1" "$tmp/out" ||
+		fail "output differs from tests/data/expected/$1: $(diff "$DATA/expected/$1" "$tmp/out" | head -n 5 | tr '\n' '|')"
+}
+
+test_show_table() {
+	run "$CLIENT" show "$DATA/smaps-rules.json"
+	expect_rc 0 && expect_file smaps-rules.table
+}
+
+test_show_pages() {
+	run "$CLIENT" show --pages "$DATA/cow-after.json"
+	expect_rc 0 && expect_file cow-after.pages
+}
+
+test_show_columns() {
+	run "$CLIENT" show "$DATA/swap-after.json" -n -o ADDRESS,rss,Swap,dirty,anon,mapping
+	expect_rc 0 && expect_file swap-after.noheadings || return 1
+	run "$CLIENT" show "$DATA/swap-after.json" --pages -n -o range,state,pfn,gen
+	expect_rc 0 || return 1
+	printf '%s\n' \
+		'00007f0000000000-00007f0000100000 rw-p 00000000 00:00 0 [ anon ]' \
+		'  00007f0000000000-00007f0000004000 present 30000 0' \
+		'  00007f0000004000-00007f0000008000 present 30004 2' \
+		'  00007f0000008000-00007f0000010000 swap    0:300 -' \
+		'  00007f0000010000-00007f0000012000 present 41000 0' \
+		'  00007f0000012000-00007f0000014000 swap    0:202 -' >"$tmp/expected"
+	cmp -s "$tmp/expected" "$tmp/out" || fail "--pages -n -o output differs"
+}
+
+test_show_stdin() {
+	"$CLIENT" show - -o address,rss <"$DATA/cow-after.json" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0 && grep -qx '00007ffffffde000  16' "$tmp/out" ||
+		fail "no stack row with RSS 16"
+}
+
+test_show_column_errors() {
+	usage_error show "$DATA/cow-after.json" -o address,bogus &&
+	stderr_has "unknown column 'bogus' for the table" &&
+	usage_error show "$DATA/cow-after.json" --pages -o rss &&
+	stderr_has "unknown column 'rss' for --pages" &&
+	usage_error show "$DATA/cow-after.json" -J -o rss &&
+	stderr_has "--output does not apply to --json" &&
+	usage_error show && stderr_has "missing argument" &&
+	usage_error show a b && stderr_has "unexpected argument 'b'"
+}
+
+# show -J of every fixture: schema keys present, raw fields as in the file,
+# and show -J of that output gives the same document again
+test_show_json_roundtrip() {
+	for f in "$DATA"/*.json; do
+		"$CLIENT" show -J "$f" >"$tmp/a.json" 2>"$tmp/err" &&
+		"$CLIENT" show -J "$tmp/a.json" >"$tmp/b.json" 2>>"$tmp/err" ||
+			fail "show -J $f failed" || return 1
+		python3 - "$f" "$tmp/a.json" "$tmp/b.json" >"$tmp/out" 2>&1 <<'PY' ||
+import json, sys
+fixture, a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a == b, "show -J of its own output differs"
+top = ["schema_version", "generator", "module_version", "uapi_version",
+       "release", "machine", "page_size", "pgtable_levels", "time",
+       "time_ns", "pid", "comm", "range", "flags", "flag_names", "vmas",
+       "totals", "cost"]
+assert list(a) == top, "top-level keys %r" % list(a)
+vkeys = ["start", "end", "mode", "flags", "flag_names", "pgoff", "ino",
+         "dev_major", "dev_minor", "page_shift", "name_kind", "name",
+         "summary", "runs"]
+rkeys = ["start", "end", "nr_pages", "state", "level", "flags", "flag_names",
+         "swap_type", "pfn", "folio_flags", "folio_flag_names", "mapcount",
+         "refcount", "nid", "order", "lru_gen"]
+skeys = ["size_kb", "rss_kb", "pss_kb", "shared_clean_kb", "shared_dirty_kb",
+         "private_clean_kb", "private_dirty_kb", "dirty_kb", "referenced_kb",
+         "anonymous_kb", "lazyfree_kb", "ksm_kb", "anon_thp_kb", "shmem_thp_kb",
+         "file_thp_kb", "thp_kb", "shared_hugetlb_kb", "private_hugetlb_kb",
+         "hugetlb_kb", "swap_kb", "locked_kb"]
+assert list(a["range"]) == ["start", "end"]
+assert list(a["totals"]) == ["vmas", "runs", "summary"]
+assert list(a["totals"]["summary"]) == skeys
+assert list(a["cost"]) == ["lock_drops", "max_lock_ns", "total_lock_ns", "calls"]
+for k, v in fixture.items():
+    if k != "vmas":
+        assert a[k] == v, (k, a[k], v)
+assert len(a["vmas"]) == len(fixture["vmas"])
+for va, vf in zip(a["vmas"], fixture["vmas"]):
+    assert list(va) == vkeys, list(va)
+    assert list(va["summary"]) == skeys
+    for k, v in vf.items():
+        if k != "runs":
+            assert va[k] == v, (k, va[k], v)
+    assert len(va["runs"]) == len(vf["runs"])
+    for ra, rf in zip(va["runs"], vf["runs"]):
+        assert list(ra) == rkeys, list(ra)
+        for k, v in rf.items():
+            assert ra[k] == v, (k, ra[k], v)
+        assert ra["end"] == ra["start"] + ra["nr_pages"] * a["page_size"]
+PY
+			fail "$(basename "$f"): $(tail -n 1 "$tmp/out")" || return 1
+	done
+}
+
+test_show_json_values() {
+	run "$CLIENT" show -J "$DATA/smaps-rules.json"
+	expect_rc 0 || return 1
+	python3 - "$tmp/out" <<'PY' >"$tmp/err" 2>&1 || fail "$(tail -n 1 "$tmp/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [v["summary"] for v in d["vmas"]]
+# libzoo: 4 pages mapped 3 times: Pss 4 * ((4096 << 12) / 3) >> 12 >> 10
+assert (s[0]["rss_kb"], s[0]["pss_kb"], s[0]["shared_clean_kb"]) == (16, 5, 16), s[0]
+# heap: the zero page does not count, the migration entry does (dirty folio)
+assert (s[1]["rss_kb"], s[1]["dirty_kb"], s[1]["swap_kb"], s[1]["anonymous_kb"]) == (20, 20, 8, 20), s[1]
+assert (s[1]["private_dirty_kb"], s[1]["shared_dirty_kb"]) == (16, 4), s[1]
+# mlocked: Locked is the Pss
+assert (s[2]["rss_kb"], s[2]["pss_kb"], s[2]["locked_kb"]) == (16, 12, 12), s[2]
+# THP and the huge zero page
+assert (s[3]["rss_kb"], s[3]["anon_thp_kb"], s[3]["thp_kb"]) == (2048, 2048, 2048), s[3]
+# hugetlb
+assert (s[4]["rss_kb"], s[4]["private_hugetlb_kb"], s[4]["hugetlb_kb"]) == (0, 2048, 2048), s[4]
+# PFN map, shmem, DAX PUD, MADV_FREE
+assert s[5]["rss_kb"] == 0, s[5]
+assert (s[6]["rss_kb"], s[6]["shared_dirty_kb"], s[6]["private_clean_kb"], s[6]["anonymous_kb"]) == (12, 8, 4, 0), s[6]
+assert s[7]["rss_kb"] == 0, s[7]
+assert (s[8]["rss_kb"], s[8]["lazyfree_kb"], s[8]["dirty_kb"]) == (16, 16, 0), s[8]
+t = d["totals"]["summary"]
+assert t["rss_kb"] == sum(x["rss_kb"] for x in s) == 2136, t
+r = d["vmas"][1]["runs"][3]
+assert (r["state"], r["swap_type"], r["flag_names"]) == ("swap", 1, ["soft_dirty"]), r
+assert d["vmas"][2]["runs"][0]["folio_flag_names"] == ["uptodate", "lru", "mmap", "anon", "swapbacked", "unevictable", "mlocked"]
+assert d["flag_names"] == ["vmas", "pages", "folio"] and d["time"] == "2026-11-23T10:00:00Z"
+PY
+}
+
+test_diff_cow() {
+	run "$CLIENT" diff "$DATA/cow-before.json" "$DATA/cow-after.json"
+	expect_rc 0 && expect_file cow.diff
+}
+
+test_diff_swap() {
+	run "$CLIENT" diff "$DATA/swap-before.json" "$DATA/swap-after.json"
+	expect_rc 0 && expect_file swap.diff
+}
+
+test_diff_thp() {
+	run "$CLIENT" diff "$DATA/thp-before.json" "$DATA/thp-after.json"
+	expect_rc 0 && expect_file thp.diff
+}
+
+test_diff_same() {
+	run "$CLIENT" diff "$DATA/thp-after.json" "$DATA/thp-after.json"
+	expect_rc 0 && [ "$(tail -n 1 "$tmp/out")" = "no changes" ] ||
+		fail "expected 'no changes'"
+}
+
+test_diff_reverse() {
+	run "$CLIENT" diff "$DATA/thp-after.json" "$DATA/thp-before.json"
+	expect_rc 0 || return 1
+	for line in 'VMAs removed: 1' 'deactivated: 8 pages in 1 range' \
+		    'cleaned: 4 pages in 1 range' \
+		    '  00007f1000000000-00007f1000200000 512 pmd->pte'; do
+		grep -qxF -- "$line" "$tmp/out" || fail "no line '$line'" || return 1
+	done
+}
+
+test_diff_vma_changed() {
+	# the heap one page longer and mlocked
+	sed 's/"end": 93824992387072, "flags": 33554547/"end": 93824992391168, "flags": 33555059/' \
+		"$DATA/cow-after.json" >"$tmp/grown.json"
+	run "$CLIENT" diff "$DATA/cow-after.json" "$tmp/grown.json"
+	expect_rc 0 || return 1
+	printf '%s\n' 'VMAs changed: 1' \
+		'  0000555555559000-000055555557b000 rw-p [heap]: was 0000555555559000-000055555557a000; flags +locked' \
+		>"$tmp/expected"
+	sed 1,2d "$tmp/out" | cmp -s "$tmp/expected" - || fail "VMA change not reported as expected"
+}
+
+test_diff_args() {
+	usage_error diff "$DATA/cow-before.json" && stderr_has "missing argument" &&
+	usage_error diff a b c && stderr_has "unexpected argument 'c'" &&
+	usage_error diff "$DATA/cow-before.json" "$tmp/none.json" &&
+	stderr_has "cannot open $tmp/none.json"
+}
+
+# --- malformed snapshot files ---------------------------------------------
+
+# bad_file NAME CONTENT MESSAGE: show and diff fail on it with MESSAGE
+bad_file() {
+	printf '%s' "$2" >"$tmp/$1"
+	usage_error show "$tmp/$1" && stderr_has "$3" || return 1
+	usage_error diff "$DATA/cow-before.json" "$tmp/$1" && stderr_has "$3"
+}
+
+# A valid document with one thing changed by sed, to keep the cases short.
+mutate() {
+	sed "$1" "$DATA/swap-before.json"
+}
+
+test_bad_files() {
+	bad_file empty.json '' 'empty.json:1:1: not valid JSON: empty document' &&
+	bad_file text.json 'hello' "text.json:1:1: not valid JSON: expected a value, found 'h'" &&
+	bad_file cut.json "$(head -c 300 "$DATA/swap-before.json")" 'cut.json:' &&
+	bad_file array.json '[]' 'array.json:1:1: expected an object, found an array' &&
+	bad_file schema.json "$(mutate 's/"schema_version": 1/"schema_version": 2/')" \
+		'schema_version: version 2 is newer than this client reads (1): upgrade memwalk-client' &&
+	bad_file nokey.json "$(mutate '/"page_size"/d')" 'missing key "page_size"' &&
+	bad_file type.json "$(mutate 's/"pid": 5151/"pid": "5151"/')" \
+		'pid: expected an integer from 0 to 2147483647' &&
+	bad_file big.json "$(mutate 's/"nr_pages": 16/"nr_pages": 4294967296/')" \
+		'vmas[0].runs[0].nr_pages: expected an unsigned integer up to 4294967295' &&
+	bad_file gen.json "$(mutate 's/"lru_gen": 0/"lru_gen": 200/')" \
+		'vmas[0].runs[0].lru_gen: expected an integer from -128 to 127' &&
+	bad_file kind.json "$(mutate 's/"name_kind": "none"/"name_kind": "weird"/')" \
+		'vmas[0].name_kind: unknown name kind "weird"' &&
+	bad_file outside.json "$(mutate 's/"nr_pages": 4,/"nr_pages": 400,/')" \
+		'not a valid snapshot: vmas[0].runs[1]: pages 0x7f0000010000+400 lie outside the VMA' &&
+	bad_file state.json "$(mutate 's/"flags": 514,/"flags": 7,/')" \
+		'not a valid snapshot: vmas[0].runs[1]: unknown state 7 in flags' &&
+	bad_file page.json "$(mutate 's/"page_size": 4096/"page_size": 3000/')" \
+		'not a valid snapshot: page_size 3000 is not a power of two' &&
+	bad_file dup.json "$(mutate 's/"pid": 5151,/"pid": 5151, "pid": 1,/')" \
+		'not valid JSON: duplicate key "pid" in an object' &&
+	usage_error show "$tmp" && stderr_has "cannot read $tmp [EISDIR"
+}
+
+# valgrind cannot follow malloc in a static binary: the dynamically linked
+# fake client has the same show and diff.
+test_bad_files_valgrind() {
+	mutate 's/"nr_pages": 4,/"nr_pages": 400,/' >"$tmp/outside.json"
+	head -c 500 "$DATA/cow-after.json" >"$tmp/cut.json"
+	for args in "show $tmp/outside.json" "show $tmp/cut.json" \
+		    "show --pages $DATA/smaps-rules.json" "show -J $DATA/thp-after.json" \
+		    "diff $DATA/thp-before.json $DATA/thp-after.json" \
+		    "$$ --pages" "$$ -J --save $tmp/saved.json" "translate 1 0x7f2000106000" \
+		    "$$ --range 7f2000000000-7f2000400000"; do
+		# shellcheck disable=SC2086
+		MW_FAKE_SNAPSHOT=$DATA/smaps-rules.json MW_FAKE_MAX_PAGES=100 \
+		MW_FAKE_CHANGE=once MW_FAKE_MIN_BUF=600000 valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect \
+			"$FAKE_CLIENT" $args >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -ne 99 ] && ! grep -q '^==[0-9]*==' "$tmp/err" ||
+			fail "valgrind reports errors for '$args'" || return 1
+	done
+}
+
+# --- the PID and translate commands without the module ---------------------
+
+test_pid_no_device() {
+	run env MEMWALK_DEVICE="$tmp/no-such-device" "$CLIENT" 1 --pages
+	expect_rc 2 && stderr_one_line && stdout_empty &&
+	stderr_has "memwalk module not loaded: run 'modprobe memwalk'"
+}
+
+test_translate_no_device() {
+	run env MEMWALK_DEVICE="$tmp/no-such-device" "$CLIENT" translate 1 0x7f0000001000
+	expect_rc 2 && stderr_one_line && stdout_empty &&
+	stderr_has "memwalk module not loaded: run 'modprobe memwalk'"
+}
+
+test_pid_arguments() {
+	usage_error 0 && stderr_has "bad PID '0': expected a positive decimal number" &&
+	usage_error 99999999999 && stderr_has "bad PID '99999999999'" &&
+	usage_error 1 extra && stderr_has "unexpected argument 'extra'" &&
+	usage_error 1 --bogus && stderr_has "unrecognized option '--bogus'" &&
+	usage_error 1 --range && stderr_has "unrecognized option '--range'" &&
+	usage_error 1 --range 1000 && stderr_has "bad range '1000': expected START-END in hex" &&
+	usage_error 1 --range 1000-zz && stderr_has "expected START-END in hex" &&
+	usage_error 1 --range 1001-2000 &&
+	stderr_has "START 0x1001 is not a multiple of the page size" &&
+	usage_error 1 -r 0x1000-0x2001 &&
+	stderr_has "END 0x2001 is not a multiple of the page size" &&
+	usage_error 1 --range 2000-1000 && stderr_has "START must be below END" &&
+	usage_error 1 -o rss,nope && stderr_has "unknown column 'nope'" &&
+	usage_error 1 -J -o rss && stderr_has "--output does not apply to --json"
+}
+
+test_translate_arguments() {
+	usage_error translate && stderr_has "missing argument (usage: memwalk-client translate PID ADDR)" &&
+	usage_error translate 1 && stderr_has "missing argument" &&
+	usage_error translate 1 0x1000 3 && stderr_has "unexpected argument '3'" &&
+	usage_error translate x1 0x1000 && stderr_has "bad PID 'x1'" &&
+	usage_error translate 1 0xzz && stderr_has "bad address '0xzz': expected a hexadecimal number" &&
+	usage_error translate 1 0x && stderr_has "bad address '0x'" &&
+	usage_error translate 1 0x10000000000000000 && stderr_has "bad address"
+}
+
+# --- the PID and translate commands against the fake device ----------------
+
+# fake VAR=VALUE... ARGS...: the fake client serving smaps-rules.json
+fake() {
+	run env MW_FAKE_SNAPSHOT="$DATA/smaps-rules.json" "$@"
+}
+
+test_fake_table() {
+	cols=address,kbytes,rss,pss,dirty,swap,thp,hugetlb,anon,locked,mode,mapping
+	fake MW_FAKE_MAX_PAGES=5 "$FAKE_CLIENT" $$ -o "$cols"
+	expect_rc 0 || return 1
+	"$CLIENT" show "$DATA/smaps-rules.json" -o "$cols" | sed '1d;$d' >"$tmp/expected"
+	sed '1d;$d' "$tmp/out" | cmp -s "$tmp/expected" - ||
+		fail "table from the fake device differs from show of the fixture" || return 1
+	[ "$(head -n 1 "$tmp/out")" = "$$:   $(cat /proc/$$/comm)" ] ||
+		fail "first line is not 'PID:   COMM'" || return 1
+	tail -n 1 "$tmp/out" | grep -qE "^cost to pid $$: [0-9]+ lock drops, longest mmap_lock hold [0-9]+\.[0-9] us, total [0-9]+\.[0-9] us, [0-9]+ calls\$" ||
+		fail "no cost line at the end"
+}
+
+# JSON through many small calls (runs cut at every call, buffers grown
+# after ENOSPC) equals the fixture; --save writes the same document
+test_fake_json_calls() {
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_MAX_PAGES=2 \
+		MW_FAKE_MIN_BUF=600000 "$FAKE_CLIENT" $$ -J --save "$tmp/saved.json"
+	expect_rc 0 || return 1
+	python3 - "$DATA/cow-after.json" "$tmp/out" "$tmp/saved.json" <<'PY' >"$tmp/err" 2>&1 || fail "$(tail -n 1 "$tmp/err")"
+import json, sys
+fixture, live, saved = (json.load(open(p)) for p in sys.argv[1:])
+assert live == saved, "--save wrote another document"
+assert live["pid"] > 0 and live["flags"] == 7 and live["module_version"] == "fake"
+assert live["cost"]["calls"] == live["cost"]["lock_drops"] > 4, live["cost"]
+assert len(live["vmas"]) == len(fixture["vmas"])
+for vl, vf in zip(live["vmas"], fixture["vmas"]):
+    for k, v in vf.items():
+        if k != "runs":
+            assert vl[k] == v, (k, vl[k], v)
+    got = [{k: r[k] for k in rf} for r, rf in zip(vl["runs"], vf["runs"])]
+    assert got == vf["runs"] and len(vl["runs"]) == len(vf["runs"]), (vl["start"], vl["runs"])
+PY
+}
+
+test_fake_save_text() {
+	run env MW_FAKE_SNAPSHOT="$DATA/thp-after.json" "$FAKE_CLIENT" $$ --pages \
+		--save "$tmp/thp.json"
+	expect_rc 0 && grep -q '^  00007f1000000000-00007f1000200000 *512 present pmd ' "$tmp/out" ||
+		fail "no PMD run in the --pages output" || return 1
+	mv "$tmp/out" "$tmp/live"
+	run "$CLIENT" show "$tmp/thp.json" --pages
+	expect_rc 0 && cmp -s "$tmp/live" "$tmp/out" ||
+		fail "show of the saved file differs from the live view"
+}
+
+test_fake_save_error() {
+	run env MW_FAKE_SNAPSHOT="$DATA/thp-after.json" "$FAKE_CLIENT" $$ \
+		--save "$tmp/no/such/dir.json"
+	expect_rc 1 && stderr_one_line && stdout_empty &&
+	stderr_has "cannot create $tmp/no/such/dir.json"
+}
+
+test_fake_range_nofolio() {
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" "$FAKE_CLIENT" $$ \
+		--range 555555559000-55555555b000 --no-folio --pages -n
+	expect_rc 0 || return 1
+	printf '%s\n' \
+		'0000555555559000-000055555557a000 rw-p 00000000 00:00 0 [heap]' \
+		'  0000555555559000-000055555555b000 2 present pte W,U,D,A,NX anon,excl 2a000 - - - - - -' \
+		>"$tmp/expected"
+	cmp -s "$tmp/expected" "$tmp/out" || fail "--range --no-folio output differs"
+}
+
+# a lab-mode opener gets PFN 0 everywhere: the client says the PFNs are
+# hidden (no_pfn) instead of showing PFN 0
+test_fake_lab_mode() {
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_LAB=1 "$FAKE_CLIENT" $$ \
+		--pages -n -o range,pfn
+	expect_rc 0 && grep -qx '  0000555555559000-000055555555d000 -' "$tmp/out" ||
+		fail "hidden PFNs not shown as '-'" || return 1
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_LAB=1 "$FAKE_CLIENT" $$ -J
+	expect_rc 0 && grep -q '"flags":15,"flag_names":\["vmas","pages","folio","no_pfn"\]' "$tmp/out" ||
+		fail "no no_pfn flag in the JSON"
+}
+
+test_fake_retry() {
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_MAX_PAGES=2 \
+		MW_FAKE_CHANGE=once "$FAKE_CLIENT" $$ -n -o address,rss
+	expect_rc 0 && [ "$(sed -n 3p "$tmp/out")" = "0000555555559000 32" ] ||
+		fail "retried snapshot is wrong" || return 1
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_MAX_PAGES=2 \
+		MW_FAKE_CHANGE=always "$FAKE_CLIENT" $$
+	expect_rc 1 && stderr_one_line && stdout_empty &&
+	stderr_has "its address space changed during each of 3 attempts"
+}
+
+test_fake_errors() {
+	fake MW_FAKE_ERRNO=ESRCH "$FAKE_CLIENT" 4242
+	expect_rc 1 && stderr_one_line && stdout_empty &&
+	stderr_has "snapshot: no such process, or it has no user address space (a kernel thread, or exited): 4242 [ESRCH" || return 1
+	fake MW_FAKE_ERRNO=EINVAL "$FAKE_CLIENT" 2 --range 7f0000000000-800000000000
+	expect_rc 1 && stderr_one_line && stderr_has "lies beyond the end of user space" || return 1
+	fake MW_FAKE_ERRNO=EACCES "$FAKE_CLIENT" 1
+	expect_rc 2 && stderr_one_line && stderr_has "permission denied for pid 1: in lab mode" || return 1
+	fake MW_FAKE_ERRNO=EPERM "$FAKE_CLIENT" 1
+	expect_rc 2 && stderr_one_line && stderr_has "permission denied reading the page tables of pid 1" || return 1
+	fake MW_FAKE_ERRNO=ENOTTY "$FAKE_CLIENT" 1
+	expect_rc 1 && stderr_has "older than this client" || return 1
+	fake MW_FAKE_ERRNO=ESRCH "$FAKE_CLIENT" translate 4242 0x1000
+	expect_rc 1 && stderr_one_line && stderr_has "translate: no such process, or it has no user address space" || return 1
+	fake MW_FAKE_FEATURES=0 "$FAKE_CLIENT" 1
+	expect_rc 1 && stderr_one_line && stderr_has "lacks the 'snapshot' feature" || return 1
+	fake MW_FAKE_MIN_BUF=1000000000000 "$FAKE_CLIENT" 1
+	expect_rc 1 && stderr_one_line && stderr_has "a single record does not fit" &&
+	stderr_has "ENOSPC"
+}
+
+test_fake_translate() {
+	fake "$FAKE_CLIENT" translate 4242 0x7f2000100a10
+	expect_rc 0 && expect_file translate-heap || return 1
+	fake "$FAKE_CLIENT" translate 4242 7f2000106000
+	expect_rc 0 && grep -q '^PTE *262 0ffffffffff7fe02 .* not present: swap format, type 1 offset 0x400,SWP_SOFT_DIRTY$' "$tmp/out" ||
+		fail "swap entry not decoded" || return 1
+	fake "$FAKE_CLIENT" translate 4242 0x7f2000400123
+	expect_rc 0 && grep -q '^PMD .*P,RW,US,A,D,NX,PSE$' "$tmp/out" &&
+	grep -qx 'physical address: 0x200000123' "$tmp/out" || fail "PMD leaf not decoded" || return 1
+	fake "$FAKE_CLIENT" translate 4242 0x1000
+	expect_rc 0 && grep -qx 'VMA: none' "$tmp/out" && grep -qx 'page: none' "$tmp/out" ||
+		fail "unmapped address not reported as none"
+}
+
+if ! [ -x "$CLIENT" ] || ! [ -x "$PRINT_TEST" ] || ! [ -x "$JSON_TEST" ] ||
+   ! [ -x "$FAKE_CLIENT" ]; then
+	echo "Bail out! build the client and the test programs first (make -C userspace check)"
 	exit 1
 fi
 
@@ -282,8 +808,7 @@ t "bad global option: exit 1, one line on stderr" test_bad_option
 t "bad command option or argument: exit 1, one line on stderr" test_bad_command_option
 t "unknown command: exit 1, one line on stderr" test_unknown_command
 t "no command: exit 1, one line on stderr" test_no_command
-t "PID command: not implemented yet, exit 1" test_pid_not_implemented
-t "events command: not implemented yet, exit 1" test_events_not_implemented
+t "events command: unexpected argument, exit 1" test_events_usage
 t "info without the device: module not loaded, exit 2" test_info_no_device
 t "info --json without the device: nothing on stdout, exit 2" test_info_json_no_device
 t "info on a regular file: ENOTTY, exit 1" test_info_regular_file
@@ -313,6 +838,52 @@ if command -v python3 >/dev/null; then
 else
 	t "print layer: JSON output is valid and round-trips (python3 needed)" false
 fi
+
+t "JSON reader: valid documents" test_json_valid
+t "JSON reader: malformed documents, with line and column" test_json_errors
+t "JSON reader: exact 64-bit integers" test_json_integers
+t "show: the table agrees with the smaps rules (fixture)" test_show_table
+t "show --pages: runs under their VMAs (fixture)" test_show_pages
+t "show -o -n: chosen columns, data lines only" test_show_columns
+t "show -: reads standard input" test_show_stdin
+t "show: bad columns and arguments, exit 1" test_show_column_errors
+if command -v python3 >/dev/null; then
+	t "show -J: schema keys, raw fields kept, round trip" test_show_json_roundtrip
+	t "show -J: smaps-compatible summaries" test_show_json_values
+else
+	t "show -J: schema keys, raw fields kept, round trip (python3 needed)" false
+	t "show -J: smaps-compatible summaries (python3 needed)" false
+fi
+t "diff: fork and COW" test_diff_cow
+t "diff: swap-out, swap-in, MGLRU generations" test_diff_swap
+t "diff: THP collapse and split, LRU moves, a new VMA" test_diff_thp
+t "diff: a snapshot with itself: no changes" test_diff_same
+t "diff: the other way round" test_diff_reverse
+t "diff: a VMA that grew and was locked" test_diff_vma_changed
+t "diff: bad arguments, exit 1" test_diff_args
+t "show/diff on malformed files: one line naming the place, exit 1" test_bad_files
+if command -v valgrind >/dev/null; then
+	t "show/diff under valgrind: no memory errors or leaks" test_bad_files_valgrind
+else
+	skip "show/diff under valgrind: no memory errors or leaks" "valgrind not installed"
+fi
+t "PID without the device: module not loaded, exit 2" test_pid_no_device
+t "translate without the device: module not loaded, exit 2" test_translate_no_device
+t "PID: bad PID, range, columns: exit 1 naming the rule" test_pid_arguments
+t "translate: bad PID, address, arguments: exit 1" test_translate_arguments
+t "PID (fake device): table equals show of the same snapshot" test_fake_table
+if command -v python3 >/dev/null; then
+	t "PID -J --save (fake device, many calls, ENOSPC): the snapshot served" test_fake_json_calls
+else
+	t "PID -J --save (fake device, many calls, ENOSPC) (python3 needed)" false
+fi
+t "PID --pages --save (fake device): show of the file gives the same view" test_fake_save_text
+t "PID --save to a bad path: exit 1" test_fake_save_error
+t "PID --range --no-folio (fake device)" test_fake_range_nofolio
+t "PID (fake device): PFNs hidden in lab mode are flagged, not shown as 0" test_fake_lab_mode
+t "PID (fake device): taken again when the address space changes" test_fake_retry
+t "PID and translate (fake device): errno mapping and exit status" test_fake_errors
+t "translate (fake device): levels decoded, VMA and page" test_fake_translate
 
 echo "1..$n"
 [ "$failed" -eq 0 ] || echo "# $failed of $n tests failed"

@@ -21,6 +21,7 @@ int main(int argc, char **argv)
 	print_string(PRINT_ANY, "escapes", "escapes: %s\n",
 		     "q\" b\\ t\t n\n c\x01 u\x1f d\x7f /");
 	print_string(PRINT_ANY, "utf8", "utf8: %s\n", "gr\xc3\xbc\xc3\x9f");
+	print_string(PRINT_ANY, "latin1", "latin1: %s\n", "caf\xe9 \xc3(");
 	print_string(PRINT_ANY, "empty", "empty: [%s]\n", "");
 	print_uint(PRINT_ANY, "zero", "zero: %" PRIu64 "\n", 0);
 	print_uint(PRINT_ANY, "max", "max: %" PRIu64 "\n", UINT64_MAX);

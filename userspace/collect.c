@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memwalk-client: take a snapshot of a live process with MEMWALK_IOC_SNAPSHOT.
+ *
+ * The kernel fills two buffers per call, VMA records and page runs, and
+ * says where it stopped (walk_end); the next call resumes there.  A VMA
+ * walked by several calls is reported by each: records with the same
+ * start and end are one VMA, and a run cut by the end of a call is joined
+ * with its continuation.  The kernel drops the mmap_lock between calls and
+ * within them; a VMA that changed meanwhile is reported again: with the
+ * same bounds, the newer record's flags and name replace the older ones;
+ * with other bounds it overlaps a VMA already taken, the layout changed
+ * under the walk, and the snapshot is taken again, a few times at most.
+ * Buffers too small for even one record (ENOSPC) are doubled.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "memwalk-client.h"
+#include "snapshot.h"
+
+#define VMA_BUF_SIZE	(256 * 1024)
+#define RUN_BUF_SIZE	(1024 * 1024)
+#define BUF_MAX		(256 * 1024 * 1024)
+#define MAX_ATTEMPTS	3
+/* start .. flags: the least of a run record this client can use */
+#define RUN_SIZE_MIN	offsetof(struct memwalk_page_run, folio_flags)
+
+/*
+ * What an errno from a request about one process means: the one table, as
+ * module/snapshot.c, translate.c and target.c return them.
+ */
+static const struct {
+	int err;
+	int status;
+	const char *text;	/* %d: the PID */
+} pid_errors[] = {
+	{ ESRCH, MW_EXIT_FAILURE,
+	  "no such process, or it has no user address space (a kernel thread, or exited): %d" },
+	{ EINVAL, MW_EXIT_FAILURE,
+	  "the kernel rejected the request for pid %d: the range or address lies beyond the end of user space, or the request is malformed" },
+	{ EACCES, MW_EXIT_UNAVAILABLE,
+	  "permission denied for pid %d: in lab mode only your own dumpable processes can be read; root reads every process" },
+	{ EPERM, MW_EXIT_UNAVAILABLE,
+	  "permission denied reading the page tables of pid %d: need root (CAP_SYS_ADMIN)" },
+	{ ENOTTY, MW_EXIT_FAILURE,
+	  "the memwalk module does not know this request (pid %d): it is older than this client" },
+	{ E2BIG, MW_EXIT_FAILURE,
+	  "the memwalk module rejected the request size (pid %d): it is older than this client" },
+	{ EINTR, MW_EXIT_FAILURE, "interrupted while reading the page tables of pid %d" },
+	{ ENOMEM, MW_EXIT_FAILURE, "the kernel ran out of memory reading the page tables of pid %d" },
+	{ EFAULT, MW_EXIT_FAILURE, "the kernel could not write the buffers for pid %d (a client bug)" },
+};
+
+int mw_pid_error(const char *what, int32_t pid, int err)
+{
+	char text[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(pid_errors) / sizeof(pid_errors[0]); i++) {
+		if (pid_errors[i].err != err)
+			continue;
+		snprintf(text, sizeof(text), pid_errors[i].text, pid);
+		mw_err("%s: %s [%s]", what, text, mw_errno_text(err));
+		return pid_errors[i].status;
+	}
+	mw_err("%s: request for pid %d failed [%s]", what, pid, mw_errno_text(err));
+	return MW_EXIT_FAILURE;
+}
+
+bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid)
+{
+	unsigned long long v = 0;
+	const char *s;
+
+	for (s = arg; *s >= '0' && *s <= '9' && v <= INT32_MAX; s++)
+		v = v * 10 + (*s - '0');
+	if (!*arg || *s || v == 0 || v > INT32_MAX) {
+		mw_err("%s: bad PID '%s': expected a positive decimal number", cmd, arg);
+		return false;
+	}
+	*pid = (int32_t)v;
+	return true;
+}
+
+/* /proc/PID/comm, without its newline; "?" if it cannot be read. */
+static char *read_comm(int32_t pid)
+{
+	char path[64], buf[64] = "";
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fp = fopen(path, "r");
+	if (!fp || !fgets(buf, sizeof(buf), fp))
+		snprintf(buf, sizeof(buf), "?");
+	if (fp)
+		fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	return mw_strdup(buf);
+}
+
+struct walk {
+	int fd;
+	const struct mw_collect_opts *opts;
+	uint32_t flags;
+	void *vma_buf, *run_buf;
+	size_t vma_len, run_len;
+	size_t *call_vmas;	/* this call's records, as indexes in snap->vmas */
+	size_t nr_call_vmas, cap_call_vmas;
+	bool changed;		/* the address space changed between calls */
+};
+
+static int grow_buffers(struct walk *w)
+{
+	void *v, *r;
+
+	if (w->vma_len >= BUF_MAX && w->run_len >= BUF_MAX) {
+		mw_err("snapshot of pid %d: a single record does not fit in %d MiB [%s]",
+		       w->opts->pid, BUF_MAX >> 20, mw_errno_text(ENOSPC));
+		return MW_EXIT_FAILURE;
+	}
+	if (w->vma_len < BUF_MAX)
+		w->vma_len *= 2;
+	if (w->run_len < BUF_MAX)
+		w->run_len *= 2;
+	v = realloc(w->vma_buf, w->vma_len);
+	if (v)
+		w->vma_buf = v;
+	r = realloc(w->run_buf, w->run_len);
+	if (r)
+		w->run_buf = r;
+	if (!v || !r) {
+		mw_err("snapshot of pid %d: out of memory", w->opts->pid);
+		return MW_EXIT_FAILURE;
+	}
+	return MW_EXIT_OK;
+}
+
+static int bad_reply(const struct walk *w, const char *what, uint64_t value)
+{
+	mw_err("snapshot of pid %d: the module returned %s (%#" PRIx64 ")",
+	       w->opts->pid, what, value);
+	return MW_EXIT_FAILURE;
+}
+
+/* A VMA reported again with the same bounds: the newer record wins. */
+static int update_vma(struct mw_vma *vma, const struct mw_vma *rec)
+{
+	char *name;
+
+	if (strcmp(vma->name, rec->name)) {
+		name = mw_strdup(rec->name);
+		if (!name)
+			return -ENOMEM;
+		free(vma->name);
+		vma->name = name;
+	}
+	vma->flags = rec->flags;
+	vma->pgoff = rec->pgoff;
+	vma->ino = rec->ino;
+	vma->dev_major = rec->dev_major;
+	vma->dev_minor = rec->dev_minor;
+	vma->page_shift = rec->page_shift;
+	vma->name_kind = rec->name_kind;
+	return 0;
+}
+
+/* Merge the VMA records of one call into @snap. */
+static int take_vmas(struct walk *w, struct mw_snapshot *snap, uint64_t bytes)
+{
+	const size_t head = offsetof(struct memwalk_vma, name);
+	uint64_t off = 0;
+
+	w->nr_call_vmas = 0;
+	while (off < bytes) {
+		const struct memwalk_vma *rec = (const void *)((char *)w->vma_buf + off);
+		struct mw_vma tmpl = { 0 };
+		size_t i, found;
+
+		if (bytes - off < head || rec->size < head + 8 || rec->size % 8 ||
+		    rec->size > bytes - off)
+			return bad_reply(w, "a VMA record of a bad size", off);
+		if (rec->name_len >= rec->size - head || rec->name[rec->name_len])
+			return bad_reply(w, "a VMA name that is not NUL-terminated",
+					 rec->start);
+		tmpl.start = rec->start;
+		tmpl.end = rec->end;
+		tmpl.flags = rec->flags;
+		tmpl.pgoff = rec->pgoff;
+		tmpl.ino = rec->ino;
+		tmpl.dev_major = rec->dev_major;
+		tmpl.dev_minor = rec->dev_minor;
+		tmpl.page_shift = rec->page_shift;
+		tmpl.name_kind = rec->name_kind;
+		tmpl.name = (char *)rec->name;
+		off += rec->size;
+
+		/* The same VMA as one taken before, a changed one, or new. */
+		found = SIZE_MAX;
+		for (i = snap->nr_vmas; i > 0 && snap->vmas[i - 1].end > tmpl.start; i--) {
+			if (snap->vmas[i - 1].start == tmpl.start &&
+			    snap->vmas[i - 1].end == tmpl.end) {
+				found = i - 1;
+				break;
+			}
+			w->changed = true;	/* overlaps with other bounds */
+			return MW_EXIT_OK;
+		}
+		if (found == SIZE_MAX) {
+			if (!mw_snapshot_add_vma(snap, &tmpl))
+				goto out_oom;
+			found = snap->nr_vmas - 1;
+		} else if (update_vma(&snap->vmas[found], &tmpl)) {
+			goto out_oom;
+		}
+		if (w->nr_call_vmas == w->cap_call_vmas) {
+			size_t cap = w->cap_call_vmas ? w->cap_call_vmas * 2 : 64;
+			size_t *p = realloc(w->call_vmas, cap * sizeof(*p));
+
+			if (!p)
+				goto out_oom;
+			w->call_vmas = p;
+			w->cap_call_vmas = cap;
+		}
+		w->call_vmas[w->nr_call_vmas++] = found;
+	}
+	return MW_EXIT_OK;
+
+out_oom:
+	mw_err("snapshot of pid %d: out of memory", w->opts->pid);
+	return MW_EXIT_FAILURE;
+}
+
+/* Hand the runs of one call to their VMAs (of the same call). */
+static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
+		     uint32_t run_size)
+{
+	size_t j = 0;
+	uint64_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct memwalk_page_run run = { .lru_gen = -1 };
+		struct mw_vma *vma = NULL;
+		uint64_t end;
+
+		memcpy(&run, (char *)w->run_buf + i * run_size,
+		       run_size < sizeof(run) ? run_size : sizeof(run));
+		end = run.start + (uint64_t)run.nr_pages * snap->page_size;
+		while (j < w->nr_call_vmas &&
+		       snap->vmas[w->call_vmas[j]].end <= run.start)
+			j++;
+		if (j < w->nr_call_vmas)
+			vma = &snap->vmas[w->call_vmas[j]];
+		if (!vma || run.start < vma->start || end > vma->end || !run.nr_pages)
+			return bad_reply(w, "a page run outside the VMAs of the same call",
+					 run.start);
+		if (i == 0 && vma->nr_runs &&
+		    mw_run_joins(snap, &vma->runs[vma->nr_runs - 1], &run)) {
+			vma->runs[vma->nr_runs - 1].nr_pages += run.nr_pages;
+			continue;
+		}
+		if (mw_vma_add_run(vma, &run)) {
+			mw_err("snapshot of pid %d: out of memory", w->opts->pid);
+			return MW_EXIT_FAILURE;
+		}
+	}
+	return MW_EXIT_OK;
+}
+
+/* end 0 (the whole space) is done when walk_end is 0 again. */
+static bool walk_done(const struct walk *w, uint64_t walk_end)
+{
+	return walk_end == w->opts->end;
+}
+
+/* One attempt at the whole range. */
+static int walk(struct walk *w, struct mw_snapshot *snap)
+{
+	uint64_t start = w->opts->start;
+	int ret;
+
+	for (;;) {
+		struct memwalk_snapshot req = {
+			.size = sizeof(req),
+			.flags = w->flags,
+			.pid = w->opts->pid,
+			.start = start,
+			.end = w->opts->end,
+			.vma_buf = (uintptr_t)w->vma_buf,
+			.vma_buf_len = w->vma_len,
+			.run_buf = (uintptr_t)w->run_buf,
+			.run_buf_len = w->run_len,
+		};
+
+		if (mw_device_ioctl(w->fd, MEMWALK_IOC_SNAPSHOT, &req) < 0) {
+			if (errno != ENOSPC)
+				return mw_pid_error("snapshot", w->opts->pid, errno);
+			ret = grow_buffers(w);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (req.vma_bytes > w->vma_len)
+			return bad_reply(w, "more VMA bytes than the buffer holds",
+					 req.vma_bytes);
+		if (req.nr_runs && (req.run_size < RUN_SIZE_MIN || req.run_size % 8 ||
+				    req.nr_runs > w->run_len / req.run_size))
+			return bad_reply(w, "a bad run_size or nr_runs", req.run_size);
+		if (req.walk_end & (snap->page_size - 1))
+			return bad_reply(w, "a walk_end that is not page aligned",
+					 req.walk_end);
+		if (!walk_done(w, req.walk_end) &&
+		    (req.walk_end <= start ||
+		     (w->opts->end && req.walk_end > w->opts->end)))
+			return bad_reply(w, "a walk_end that does not advance or overshoots",
+					 req.walk_end);
+
+		snap->cost.calls++;
+		snap->cost.lock_drops += req.lock_drops;
+		/* The module says when it hid PFNs and swap offsets (lab mode). */
+		if (req.flags & MEMWALK_SNAP_NO_PFN)
+			snap->flags |= MEMWALK_SNAP_NO_PFN;
+		snap->cost.total_lock_ns += req.total_lock_ns;
+		if (req.max_lock_ns > snap->cost.max_lock_ns)
+			snap->cost.max_lock_ns = req.max_lock_ns;
+
+		ret = take_vmas(w, snap, req.vma_bytes);
+		if (ret || w->changed)
+			return ret;
+		ret = take_runs(w, snap, req.nr_runs, req.run_size);
+		if (ret)
+			return ret;
+		if (walk_done(w, req.walk_end))
+			return MW_EXIT_OK;
+		start = req.walk_end;
+	}
+}
+
+static void reset_vmas(struct mw_snapshot *snap)
+{
+	size_t i;
+
+	for (i = 0; i < snap->nr_vmas; i++) {
+		free(snap->vmas[i].name);
+		free(snap->vmas[i].runs);
+	}
+	snap->nr_vmas = 0;	/* the cost of every attempt stays counted */
+}
+
+static int fill_header(struct mw_snapshot *snap, const struct memwalk_info *info,
+		       const struct mw_collect_opts *opts)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snap->time_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	snap->generator = mw_strdup(MW_PROG " " MEMWALK_CLIENT_VERSION);
+	snap->module_version = mw_strdup(info->module_version);
+	snap->uapi_version = info->uapi_version;
+	snap->release = mw_strdup(info->release);
+	snap->machine = mw_strdup(info->machine);
+	snap->page_size = 1ULL << info->page_shift;
+	snap->pgtable_levels = info->pgtable_levels;
+	snap->pid = opts->pid;
+	snap->comm = read_comm(opts->pid);
+	snap->range_start = opts->start;
+	snap->range_end = opts->end;
+	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+		      (opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO);
+	if (!snap->generator || !snap->module_version || !snap->release ||
+	    !snap->machine || !snap->comm) {
+		mw_err("snapshot of pid %d: out of memory", opts->pid);
+		return MW_EXIT_FAILURE;
+	}
+	return MW_EXIT_OK;
+}
+
+int mw_collect(const struct mw_collect_opts *opts, struct mw_snapshot **snapp)
+{
+	struct walk w = { .opts = opts, .vma_len = VMA_BUF_SIZE, .run_len = RUN_BUF_SIZE };
+	struct mw_snapshot *snap = NULL;
+	struct memwalk_info info;
+	unsigned int attempt;
+	char msg[256];
+	int ret;
+
+	ret = mw_device_open(&w.fd);
+	if (ret)
+		return ret;
+	ret = mw_device_info(w.fd, &info);
+	if (ret)
+		goto out;
+	ret = MW_EXIT_FAILURE;
+	if (!(info.features & MEMWALK_FEAT_SNAPSHOT)) {
+		mw_err("the memwalk module (version %s) cannot take snapshots: it lacks the 'snapshot' feature; upgrade it",
+		       info.module_version);
+		goto out;
+	}
+	if (info.page_shift < 10 || info.page_shift > 30 ||
+	    info.pgtable_levels < 2 || info.pgtable_levels > 5) {
+		mw_err("MEMWALK_IOC_INFO reports page_shift %u and %u paging levels: not usable",
+		       info.page_shift, info.pgtable_levels);
+		goto out;
+	}
+	w.flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+		  (opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO);
+	w.vma_buf = malloc(w.vma_len);
+	w.run_buf = malloc(w.run_len);
+	snap = mw_snapshot_new();
+	if (!w.vma_buf || !w.run_buf || !snap) {
+		mw_err("snapshot of pid %d: out of memory", opts->pid);
+		goto out;
+	}
+	ret = fill_header(snap, &info, opts);
+	for (attempt = 0; !ret && attempt < MAX_ATTEMPTS; attempt++) {
+		w.changed = false;
+		reset_vmas(snap);
+		ret = walk(&w, snap);
+		if (!ret && !w.changed)
+			break;
+	}
+	if (!ret && w.changed) {
+		mw_err("snapshot of pid %d: its address space changed during each of %d attempts; try a smaller --range",
+		       opts->pid, MAX_ATTEMPTS);
+		ret = MW_EXIT_FAILURE;
+	}
+	if (!ret && !mw_snapshot_check(snap, msg, sizeof(msg))) {
+		mw_err("snapshot of pid %d: the module returned an inconsistent snapshot: %s",
+		       opts->pid, msg);
+		ret = MW_EXIT_FAILURE;
+	}
+out:
+	close(w.fd);
+	free(w.vma_buf);
+	free(w.run_buf);
+	free(w.call_vmas);
+	if (ret) {
+		mw_snapshot_free(snap);
+		return ret;
+	}
+	*snapp = snap;
+	return MW_EXIT_OK;
+}

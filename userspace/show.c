@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memwalk-client show: the views of a snapshot saved as JSON (no module needed). */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "memwalk-client.h"
+#include "snapshot.h"
+
+static void usage(const struct mw_command *cmd)
+{
+	printf("Usage: %s %s %s\n\n"
+	       "Show a snapshot saved with --save or -J (FILE '-' is standard input),\n"
+	       "as the PID command would have shown it.\n\n"
+	       "Options:\n", MW_PROG, cmd->name, cmd->args);
+	mw_view_help_options(stdout);
+	printf("  -h, --help             show this help and exit\n");
+	mw_view_help_columns(stdout);
+	printf("\nSee %s(1).\n", MW_PROG);
+}
+
+static int show_run(const struct mw_command *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		MW_VIEW_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mw_view view = { 0 };
+	struct mw_snapshot *snap;
+	int c, ret;
+
+	opterr = 0;
+	optind = 0;
+	/* getopt permutes: options may follow FILE, as in "show a.json --pages" */
+	while ((c = getopt_long(argc, argv, MW_VIEW_SHORTOPTS "h", longopts,
+				NULL)) != -1) {
+		if (mw_view_option(&view, c, optarg))
+			continue;
+		if (c == 'h') {
+			usage(cmd);
+			return MW_EXIT_OK;
+		}
+		mw_bad_option(cmd, argv);
+		return MW_EXIT_FAILURE;
+	}
+	ret = mw_check_args(cmd, argc, argv, 1);
+	if (ret)
+		return ret;
+	if (!mw_view_setup(&view, cmd->name))
+		return MW_EXIT_FAILURE;
+	snap = mw_snapshot_load(argv[optind]);
+	if (!snap)
+		return MW_EXIT_FAILURE;
+	mw_view_render(snap, &view);
+	mw_snapshot_free(snap);
+	return MW_EXIT_OK;
+}
+
+MW_COMMAND(show,
+	.name = "show",
+	.args = "FILE [OPTIONS]",
+	.help = "show a snapshot saved as JSON",
+	.run = show_run);

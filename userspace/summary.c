@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memwalk-client: what each page run counts for, with the rules of
+ * /proc/PID/smaps (fs/proc/task_mmu.c: smaps_pte_entry(), smaps_pmd_entry(),
+ * smaps_account(), smaps_page_accumulate(), smaps_hugetlb_range()), so that
+ * the table, JSON and diff agree with smaps VMA by VMA.  This is the only
+ * place that decides it.
+ *
+ * The rules, per entry of a non-hugetlb VMA:
+ *  - Swap: a swap entry (not migration, device, hwpoison or marker).
+ *  - Rss ("resident") counts the pages smaps finds a struct page for:
+ *    present entries except the zero page (4K or huge) and special/PFN-map
+ *    entries (vm_normal_page() gives NULL), and the pages behind
+ *    migration, device and hwpoison entries (pfn swap entries).  PUD-level
+ *    entries are not walked by smaps and count for nothing.
+ *  - Everything below only for pages counted in Rss:
+ *    Anonymous for anon folios, LazyFree for clean anon folios that are not
+ *    swap-backed (MADV_FREE), KSM for KSM folios, Referenced when the entry
+ *    is young or the folio referenced.
+ *  - Dirty when the entry is dirty (present entries only) or the folio is.
+ *  - A page is private when its folio's refcount is 1 or its mapcount is
+ *    below 2, shared otherwise; non-present entries count whole and as
+ *    shared (6.12; 6.1 counted migration entries as private: the sums
+ *    Shared_Dirty + Private_Dirty etc. are the same on both).
+ *  - Pss: each page's size divided by its mapcount when shared, summed in
+ *    1/4096 units (PSS_SHIFT 12) and shifted down at the end, as smaps
+ *    does; Locked is the Pss of VM_LOCKED VMAs.
+ *  - PMD-level entries also count for AnonHugePages (anon folio),
+ *    ShmemPmdMapped (swap-backed) or FilePmdMapped (other, not device).
+ * Hugetlb VMAs count only Shared_Hugetlb/Private_Hugetlb: the size of each
+ * present, migration, device or hwpoison entry, shared when not present or
+ * mapped more than once.
+ *
+ * Without folio state (--no-folio) mapcount, refcount and folio flags read
+ * as 0: pages count as private and whole, and Dirty only sees dirty entries.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "snapshot.h"
+
+#define PSS_SHIFT	12
+
+/* smaps' struct mem_size_stats: bytes, Pss in 1/4096 bytes. */
+struct stats {
+	uint64_t resident, pss, pss_locked;
+	uint64_t shared_clean, shared_dirty, private_clean, private_dirty;
+	uint64_t referenced, anonymous, lazyfree, ksm;
+	uint64_t anon_thp, shmem_thp, file_thp;
+	uint64_t shared_hugetlb, private_hugetlb;
+	uint64_t swap;
+};
+
+#define FIELD(name) { #name, offsetof(struct mw_summary, name) }
+
+const struct mw_summary_field mw_summary_fields[] = {
+	FIELD(size), FIELD(rss), FIELD(pss),
+	FIELD(shared_clean), FIELD(shared_dirty),
+	FIELD(private_clean), FIELD(private_dirty), FIELD(dirty),
+	FIELD(referenced), FIELD(anonymous), FIELD(lazyfree), FIELD(ksm),
+	FIELD(anon_thp), FIELD(shmem_thp), FIELD(file_thp), FIELD(thp),
+	FIELD(shared_hugetlb), FIELD(private_hugetlb), FIELD(hugetlb),
+	FIELD(swap), FIELD(locked),
+};
+
+const size_t mw_nr_summary_fields =
+	sizeof(mw_summary_fields) / sizeof(mw_summary_fields[0]);
+
+/* Whether smaps finds a struct page behind the entry (and counts it). */
+static bool has_page(const struct memwalk_page_run *r)
+{
+	switch (mw_run_state(r)) {
+	case MEMWALK_STATE_PRESENT:
+		return !(r->flags & (MEMWALK_RUN_ZERO | MEMWALK_RUN_SPECIAL));
+	case MEMWALK_STATE_MIGRATION:
+	case MEMWALK_STATE_DEVICE:
+	case MEMWALK_STATE_HWPOISON:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_anon(const struct memwalk_page_run *r)
+{
+	return (r->flags & MEMWALK_RUN_ANON) || mw_folio_test(r, MEMWALK_KPF_ANON);
+}
+
+bool mw_run_dirty(const struct memwalk_page_run *r)
+{
+	return (mw_run_state(r) == MEMWALK_STATE_PRESENT &&
+		(r->flags & MEMWALK_RUN_DIRTY)) ||
+	       mw_folio_test(r, MEMWALK_KPF_DIRTY);
+}
+
+/* smaps_page_accumulate(), for @bytes whose Pss is @pss. */
+static void accumulate(struct stats *st, uint64_t bytes, uint64_t pss,
+		       bool dirty, bool locked, bool private)
+{
+	st->pss += pss;
+	if (locked)
+		st->pss_locked += pss;
+	if (dirty) {
+		if (private)
+			st->private_dirty += bytes;
+		else
+			st->shared_dirty += bytes;
+	} else {
+		if (private)
+			st->private_clean += bytes;
+		else
+			st->shared_clean += bytes;
+	}
+}
+
+/* smaps_account(), for a whole run. */
+static void account(struct stats *st, const struct mw_snapshot *snap,
+		    const struct memwalk_page_run *r, bool locked)
+{
+	bool present = mw_run_state(r) == MEMWALK_STATE_PRESENT;
+	bool dirty = mw_run_dirty(r);
+	uint64_t page = snap->page_size;
+	uint64_t bytes = r->nr_pages * page;
+
+	if (is_anon(r)) {
+		st->anonymous += bytes;
+		if (mw_snap_has_folio(snap) &&
+		    !mw_folio_test(r, MEMWALK_KPF_SWAPBACKED) && !dirty)
+			st->lazyfree += bytes;
+	}
+	if (mw_folio_test(r, MEMWALK_KPF_KSM))
+		st->ksm += bytes;
+	st->resident += bytes;
+	if ((present && (r->flags & MEMWALK_RUN_ACCESSED)) ||
+	    mw_folio_test(r, MEMWALK_KPF_REFERENCED))
+		st->referenced += bytes;
+
+	if (r->refcount == 1 || !present) {
+		accumulate(st, bytes, bytes << PSS_SHIFT, dirty, locked, present);
+	} else if (r->mapcount >= 2) {
+		/* per page, as smaps divides: (PAGE_SIZE << 12) / mapcount */
+		accumulate(st, bytes,
+			   r->nr_pages * ((page << PSS_SHIFT) / r->mapcount),
+			   dirty, locked, false);
+	} else {
+		accumulate(st, bytes, bytes << PSS_SHIFT, dirty, locked, true);
+	}
+}
+
+static void account_hugetlb(struct stats *st, const struct mw_snapshot *snap,
+			    const struct memwalk_page_run *r)
+{
+	uint64_t bytes = r->nr_pages * snap->page_size;
+	unsigned int state = mw_run_state(r);
+
+	/* any present entry (no vm_normal_page() here), or a pfn swap entry */
+	if (state == MEMWALK_STATE_SWAP || state == MEMWALK_STATE_MARKER)
+		return;
+	if (state != MEMWALK_STATE_PRESENT || r->mapcount >= 2)
+		st->shared_hugetlb += bytes;
+	else
+		st->private_hugetlb += bytes;
+}
+
+static void account_pmd(struct stats *st, const struct mw_snapshot *snap,
+			const struct memwalk_page_run *r)
+{
+	uint64_t bytes = r->nr_pages * snap->page_size;
+
+	if (mw_run_state(r) == MEMWALK_STATE_DEVICE)
+		return;		/* zone-device folio: smaps counts none */
+	if (is_anon(r))
+		st->anon_thp += bytes;
+	else if ((r->flags & MEMWALK_RUN_SHMEM) ||
+		 mw_folio_test(r, MEMWALK_KPF_SWAPBACKED))
+		st->shmem_thp += bytes;
+	else
+		st->file_thp += bytes;
+}
+
+void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
+		      struct mw_summary *sum)
+{
+	bool hugetlb = vma->flags & MEMWALK_VMA_HUGETLB;
+	bool locked = vma->flags & MEMWALK_VMA_LOCKED;
+	struct stats st = { 0 };
+	size_t i;
+
+	for (i = 0; i < vma->nr_runs; i++) {
+		const struct memwalk_page_run *r = &vma->runs[i];
+		unsigned int level = mw_run_level(r);
+
+		if (hugetlb) {
+			account_hugetlb(&st, snap, r);
+			continue;
+		}
+		if (mw_run_state(r) == MEMWALK_STATE_SWAP) {
+			st.swap += r->nr_pages * snap->page_size;
+			continue;
+		}
+		if (level == MEMWALK_LEVEL_PUD || !has_page(r))
+			continue;
+		if (level == MEMWALK_LEVEL_PMD)
+			account_pmd(&st, snap, r);
+		account(&st, snap, r, locked);
+	}
+
+	memset(sum, 0, sizeof(*sum));
+	sum->size = (vma->end - vma->start) >> 10;
+	sum->rss = st.resident >> 10;
+	sum->pss = st.pss >> PSS_SHIFT >> 10;
+	sum->shared_clean = st.shared_clean >> 10;
+	sum->shared_dirty = st.shared_dirty >> 10;
+	sum->private_clean = st.private_clean >> 10;
+	sum->private_dirty = st.private_dirty >> 10;
+	sum->dirty = sum->shared_dirty + sum->private_dirty;
+	sum->referenced = st.referenced >> 10;
+	sum->anonymous = st.anonymous >> 10;
+	sum->lazyfree = st.lazyfree >> 10;
+	sum->ksm = st.ksm >> 10;
+	sum->anon_thp = st.anon_thp >> 10;
+	sum->shmem_thp = st.shmem_thp >> 10;
+	sum->file_thp = st.file_thp >> 10;
+	sum->thp = sum->anon_thp + sum->shmem_thp + sum->file_thp;
+	sum->shared_hugetlb = st.shared_hugetlb >> 10;
+	sum->private_hugetlb = st.private_hugetlb >> 10;
+	sum->hugetlb = sum->shared_hugetlb + sum->private_hugetlb;
+	sum->swap = st.swap >> 10;
+	sum->locked = st.pss_locked >> PSS_SHIFT >> 10;
+}
+
+void mw_summarize_all(const struct mw_snapshot *snap, struct mw_summary *total)
+{
+	struct mw_summary sum;
+	size_t i, f;
+
+	memset(total, 0, sizeof(*total));
+	for (i = 0; i < snap->nr_vmas; i++) {
+		mw_summarize_vma(snap, &snap->vmas[i], &sum);
+		for (f = 0; f < mw_nr_summary_fields; f++)
+			*(uint64_t *)((char *)total + mw_summary_fields[f].offset) +=
+				mw_summary_get(&sum, &mw_summary_fields[f]);
+	}
+}

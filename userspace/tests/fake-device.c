@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fake memwalk device for host tests, linked into memwalk-client-fake in
+ * place of device.c: it serves the snapshot in $MW_FAKE_SNAPSHOT (a JSON
+ * file) through MEMWALK_IOC_SNAPSHOT and MEMWALK_IOC_TRANSLATE the way
+ * uapi/linux/memwalk.h describes them, so that the client's call loop,
+ * merging, buffer growth and error paths run without the module.
+ *
+ *   MW_FAKE_SNAPSHOT=FILE   what to serve; unset: the module is not loaded
+ *   MW_FAKE_MAX_PAGES=N     at most N pages per call (runs are cut)
+ *   MW_FAKE_MIN_BUF=BYTES   ENOSPC while the VMA buffer is smaller
+ *   MW_FAKE_ERRNO=NAME      SNAPSHOT and TRANSLATE fail with this errno
+ *   MW_FAKE_CHANGE=once|always  the 2nd call of an attempt reports its
+ *                           first VMA one page longer (a changed layout)
+ *   MW_FAKE_FEATURES=N      feature bits of MEMWALK_IOC_INFO
+ *   MW_FAKE_LAB=1           PFNs hidden, as for a lab-mode opener
+ * Each call reports 1 lock drop and holds of 1.5 us times its number.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "memwalk-client.h"
+#include "snapshot.h"
+
+#define USER_TOP	0x7ffffffff000ULL
+
+static struct mw_snapshot *fake;
+static unsigned int calls, attempt_calls;
+static uint64_t last_start;
+static bool changed_once;
+
+const char *mw_device_path(void)
+{
+	return "fake";
+}
+
+int mw_device_open(int *fdp)
+{
+	const char *path = getenv("MW_FAKE_SNAPSHOT");
+
+	if (!path) {
+		mw_err("memwalk module not loaded: run 'modprobe memwalk' [fake: no MW_FAKE_SNAPSHOT]");
+		return MW_EXIT_UNAVAILABLE;
+	}
+	if (!fake) {
+		fake = mw_snapshot_load(path);
+		if (!fake)
+			return MW_EXIT_FAILURE;
+	}
+	*fdp = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return *fdp < 0 ? MW_EXIT_FAILURE : MW_EXIT_OK;
+}
+
+static int fake_info(struct memwalk_info *info)
+{
+	const char *features = getenv("MW_FAKE_FEATURES");
+
+	info->size = sizeof(*info);
+	info->uapi_version = MEMWALK_UAPI_VERSION;
+	info->page_shift = __builtin_ctzll(fake->page_size);
+	info->features = features ? strtoull(features, NULL, 0) : MEMWALK_FEAT_SNAPSHOT;
+	info->pgtable_levels = fake->pgtable_levels;
+	info->nr_node_ids = 1;
+	snprintf(info->module_version, sizeof(info->module_version), "fake");
+	snprintf(info->release, sizeof(info->release), "%s", fake->release);
+	snprintf(info->machine, sizeof(info->machine), "%s", fake->machine);
+	return 0;
+}
+
+int mw_device_info(int fd, struct memwalk_info *info)
+{
+	(void)fd;
+	memset(info, 0, sizeof(*info));
+	return fake_info(info);
+}
+
+static int injected_errno(void)
+{
+	static const struct { const char *name; int err; } names[] = {
+		{ "ESRCH", ESRCH }, { "EINVAL", EINVAL }, { "EPERM", EPERM },
+		{ "EACCES", EACCES }, { "ENOTTY", ENOTTY }, { "E2BIG", E2BIG },
+		{ "EIO", EIO }, { "EINTR", EINTR },
+	};
+	const char *name = getenv("MW_FAKE_ERRNO");
+	size_t i;
+
+	for (i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].name, name))
+			return names[i].err;
+	return 0;
+}
+
+static int fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static bool inject_change(void)
+{
+	const char *mode = getenv("MW_FAKE_CHANGE");
+
+	if (!mode || attempt_calls != 2)
+		return false;
+	if (!strcmp(mode, "always"))
+		return true;
+	if (changed_once)
+		return false;
+	changed_once = true;
+	return true;
+}
+
+static int fake_snapshot(struct memwalk_snapshot *q)
+{
+	const uint64_t ps = fake->page_size;
+	const char *max_env = getenv("MW_FAKE_MAX_PAGES"), *min_env = getenv("MW_FAKE_MIN_BUF");
+	uint64_t max_pages = max_env ? strtoull(max_env, NULL, 0) : 0;
+	uint64_t end = q->end ? q->end : USER_TOP, addr = q->start, pages = 0;
+	bool lab = getenv("MW_FAKE_LAB");
+	uint64_t vused = 0, nruns = 0, stop = 0;
+	bool change = inject_change();
+	size_t v, r;
+
+	if (injected_errno())
+		return fail(injected_errno());
+	if (q->size < MEMWALK_SNAPSHOT_SIZE_VER0 || q->__reserved ||
+	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN)) ||
+	    ((q->start | q->end) & (ps - 1)) || q->start >= end || q->end > USER_TOP)
+		return fail(EINVAL);
+	if (min_env && q->vma_buf_len < strtoull(min_env, NULL, 0))
+		return fail(ENOSPC);
+	if (!calls || q->start <= last_start)
+		attempt_calls = 0;	/* a new attempt */
+	last_start = q->start;
+	attempt_calls++;
+	calls++;
+
+	for (v = 0; v < fake->nr_vmas && !stop; v++) {
+		const struct mw_vma *vma = &fake->vmas[v];
+		size_t size = (offsetof(struct memwalk_vma, name) + strlen(vma->name) + 1 + 7) & ~7UL;
+		struct memwalk_vma *rec;
+
+		if (vma->end <= addr || vma->start >= end)
+			continue;
+		if (vused + size > q->vma_buf_len) {
+			stop = vma->start > addr ? vma->start : addr;
+			break;
+		}
+		rec = (struct memwalk_vma *)(uintptr_t)(q->vma_buf + vused);
+		memset(rec, 0, size);
+		rec->size = size;
+		rec->name_kind = vma->name_kind;
+		rec->start = vma->start;
+		rec->end = vma->end + (change && !vused ? ps : 0);
+		rec->flags = vma->flags;
+		rec->pgoff = vma->pgoff;
+		rec->ino = vma->ino;
+		rec->dev_major = vma->dev_major;
+		rec->dev_minor = vma->dev_minor;
+		rec->page_shift = vma->page_shift;
+		rec->name_len = strlen(vma->name);
+		memcpy(rec->name, vma->name, rec->name_len);
+		vused += size;
+
+		for (r = 0; r < vma->nr_runs; r++) {
+			struct memwalk_page_run run = vma->runs[r];
+			uint64_t rs = run.start, re = mw_run_end(fake, &run);
+			uint64_t cs = rs > addr ? rs : addr, ce = re < end ? re : end;
+			bool cut = false;
+
+			if (re <= addr)
+				continue;
+			if (rs >= end)
+				break;
+			if (max_pages && pages + (ce - cs) / ps > max_pages) {
+				if (pages == max_pages) {
+					stop = cs;
+					break;
+				}
+				ce = cs + (max_pages - pages) * ps;
+				cut = true;
+			}
+			if ((nruns + 1) * sizeof(run) > q->run_buf_len) {
+				stop = cs;
+				break;
+			}
+			if (mw_run_state(&run) != MEMWALK_STATE_MARKER)
+				run.pfn += (cs - rs) / ps;
+			run.start = cs;
+			run.nr_pages = (ce - cs) / ps;
+			if ((q->flags & MEMWALK_SNAP_NO_PFN) || lab)
+				run.pfn = 0;
+			if (!(q->flags & MEMWALK_SNAP_FOLIO)) {
+				run.folio_flags = run.mapcount = run.refcount = 0;
+				run.nid = 0;
+				run.order = 0;
+				run.lru_gen = -1;
+			}
+			memcpy((char *)(uintptr_t)q->run_buf + nruns * sizeof(run), &run,
+			       sizeof(run));
+			nruns++;
+			pages += run.nr_pages;
+			if (cut) {
+				stop = ce;
+				break;
+			}
+		}
+		if (!stop && vma->end > addr)
+			addr = vma->end;
+	}
+	if (stop && stop <= q->start)
+		return fail(ENOSPC);
+	q->walk_end = stop ? stop : q->end;	/* end 0: 0 once done */
+	if (lab)				/* as the module says it */
+		q->flags |= MEMWALK_SNAP_NO_PFN;
+	q->vma_bytes = vused;
+	q->nr_runs = nruns;
+	q->run_size = sizeof(struct memwalk_page_run);
+	q->lock_drops = 1;
+	q->max_lock_ns = 1500ULL * calls;
+	q->total_lock_ns = 1500ULL * calls;
+	return 0;
+}
+
+/* An x86-64 entry for a run's page, as the kernel would hold it. */
+static uint64_t leaf_entry(const struct memwalk_page_run *r, uint64_t pfn)
+{
+	uint64_t e;
+
+	if (mw_run_state(r) != MEMWALK_STATE_PRESENT) {
+		/* swap format: type in bits 59-63, offset inverted from bit 9 */
+		return (~pfn << 14 >> 5) | ((uint64_t)mw_run_swap_type(r) << 59) |
+		       (r->flags & MEMWALK_RUN_SOFT_DIRTY ? 1ULL << 1 : 0);
+	}
+	e = pfn << 12 | 1;
+	if (r->flags & MEMWALK_RUN_WRITE)
+		e |= 1ULL << 1;
+	if (r->flags & MEMWALK_RUN_USER)
+		e |= 1ULL << 2;
+	if (r->flags & MEMWALK_RUN_ACCESSED)
+		e |= 1ULL << 5;
+	if (r->flags & MEMWALK_RUN_DIRTY)
+		e |= 1ULL << 6;
+	if (mw_run_level(r) != MEMWALK_LEVEL_PTE)
+		e |= 1ULL << 7;
+	if (r->flags & MEMWALK_RUN_SOFT_DIRTY)
+		e |= 1ULL << 11;
+	if (r->flags & MEMWALK_RUN_NX)
+		e |= 1ULL << 63;
+	return e;
+}
+
+static int fake_translate(struct memwalk_translate *t)
+{
+	static const unsigned int shift[] = { 39, 39, 30, 21, 12 };
+	const struct memwalk_page_run *run = NULL;
+	const struct mw_vma *vma = NULL;
+	uint64_t table = 0x1000000, pfn = 0;
+	unsigned int level, leaf = MEMWALK_PGT_PTE;
+	size_t v, r;
+
+	if (injected_errno())
+		return fail(injected_errno());
+	if (t->size < MEMWALK_TRANSLATE_SIZE_VER0 || t->flags)
+		return fail(EINVAL);
+	for (v = 0; v < fake->nr_vmas; v++) {
+		if (t->addr < fake->vmas[v].start || t->addr >= fake->vmas[v].end)
+			continue;
+		vma = &fake->vmas[v];
+		for (r = 0; r < vma->nr_runs; r++)
+			if (t->addr >= vma->runs[r].start &&
+			    t->addr < mw_run_end(fake, &vma->runs[r]))
+				run = &vma->runs[r];
+	}
+	if (!vma) {		/* outside every VMA nothing is walked */
+		t->nr_levels = 0;
+		memset(&t->page, 0, sizeof(t->page));
+		t->page.lru_gen = -1;
+		t->vma_start = t->vma_end = 0;
+		return 0;
+	}
+	if (run) {
+		pfn = run->pfn + (t->addr - run->start) / fake->page_size;
+		if (mw_run_level(run) == MEMWALK_LEVEL_PMD)
+			leaf = MEMWALK_PGT_PMD;
+		else if (mw_run_level(run) == MEMWALK_LEVEL_PUD)
+			leaf = MEMWALK_PGT_PUD;
+	}
+	t->nr_levels = 0;
+	for (level = MEMWALK_PGT_PGD; level <= leaf; level++) {
+		struct memwalk_level *l = &t->levels[t->nr_levels];
+
+		if (level == MEMWALK_PGT_P4D && fake->pgtable_levels < 5)
+			continue;
+		t->nr_levels++;
+		l->level = level;
+		l->index = (t->addr >> shift[level]) & 511;
+		l->table_pa = table;
+		table += 0x1000;
+		if (level < leaf) {
+			l->entry = table | 0x67;	/* P RW US A D */
+			continue;
+		}
+		if (!run) {
+			l->entry = 0;
+			break;
+		}
+		l->entry = leaf_entry(run, level == MEMWALK_PGT_PMD ? pfn & ~511ULL : pfn);
+	}
+	memset(&t->page, 0, sizeof(t->page));
+	if (run) {
+		t->page = *run;
+		t->page.start = t->addr & ~(fake->page_size - 1);
+		t->page.pfn = pfn;
+		t->page.nr_pages = 1;
+	}
+	t->vma_start = vma ? vma->start : 0;
+	t->vma_end = vma ? vma->end : 0;
+	return 0;
+}
+
+int mw_device_ioctl(int fd, unsigned long request, void *arg)
+{
+	(void)fd;
+	switch (request) {
+	case MEMWALK_IOC_INFO:
+		return fake_info(arg);
+	case MEMWALK_IOC_SNAPSHOT:
+		return fake_snapshot(arg);
+	case MEMWALK_IOC_TRANSLATE:
+		return fake_translate(arg);
+	default:
+		return fail(ENOTTY);
+	}
+}
