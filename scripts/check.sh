@@ -91,9 +91,8 @@ plant_test() {
 		say "not ok - reliability lane catches a planted bug: the planted copy does not build ($plog)"
 		return
 	fi
-	MW_OUT=$MW_OUT/plant MW_VM_MEM=2048 MW_VM_TIMEOUT=1200 MW_VM_MODULES=zram \
-		MW_VM_FILES="$(echo "$MW_TOP"/scripts/guest/{selftests,kmemleak}.sh)" \
-		"$MW_TOP/scripts/vm-run.sh" debug "$MW_TOP/scripts/guest/selftests.sh" plant >> "$plog" 2>&1
+	MW_OUT=$MW_OUT/plant MW_VM_MEM=2048 MW_VM_TIMEOUT=1200 \
+		"$MW_TOP/scripts/vm-run.sh" debug "$MW_TOP/scripts/guest/plant.sh" plant >> "$plog" 2>&1
 	if grep -Eq 'BUG: KASAN|usercopy' "$MW_OUT/plant/vm/debug-plant/dmesg.log" 2>/dev/null; then
 		say "ok - reliability lane catches a planted bug: $(grep -Em1 'BUG: KASAN|usercopy' "$MW_OUT/plant/vm/debug-plant/dmesg.log")"
 	else

@@ -30,8 +30,9 @@
 #define DEBUGFS_DIR	DEBUGFS "/" MODULE_NAME
 
 #define WARMUP_CYCLES	3
-#define CYCLES		100
-/* Growth allowed over CYCLES load/unload cycles, in kB. */
+/* MEMWALK_CYCLES overrides (the debug kernel, ~10x slower, runs fewer). */
+#define CYCLES_DEFAULT	100
+/* Growth allowed over 100 load/unload cycles, in kB. */
 #define MAX_SUNRECLAIM_GROWTH	256
 #define MAX_VMALLOC_GROWTH	512
 
@@ -209,7 +210,7 @@ TEST_F(lifecycle, client_status_without_module)
 }
 
 /*
- * CYCLES loads and unloads; the device node (and debugfs directory) must
+ * 100 (MEMWALK_CYCLES) loads and unloads; the device node (and debugfs directory) must
  * come and go with the module, unreclaimable slab and vmalloc must not grow,
  * and the kernel must not warn.
  */
@@ -217,10 +218,13 @@ TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
 {
 	bool debugfs = mw_mounted("debugfs", DEBUGFS);
 	unsigned long taint_before, taint_new;
+	const char *cycles_env = getenv("MEMWALK_CYCLES");
+	int cycles = cycles_env ? atoi(cycles_env) : CYCLES_DEFAULT;
 	struct meminfo before, after;
 	long d_slab, d_vmalloc;
 	int i;
 
+	ASSERT_LT(0, cycles);
 	if (!debugfs)
 		TH_LOG("debugfs is not mounted at %s: not checking %s",
 		       DEBUGFS, DEBUGFS_DIR);
@@ -232,7 +236,7 @@ TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
 	ASSERT_EQ(0, settle());
 	ASSERT_EQ(0, read_meminfo(&before));
 
-	for (i = 0; i < CYCLES; i++)
+	for (i = 0; i < cycles; i++)
 		cycle(_metadata, self->ko, debugfs, i);
 	ASSERT_EQ(0, settle());
 	ASSERT_EQ(0, read_meminfo(&after));
@@ -240,7 +244,7 @@ TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
 	d_slab = after.sunreclaim_kb - before.sunreclaim_kb;
 	d_vmalloc = after.vmalloc_used_kb - before.vmalloc_used_kb;
 	TH_LOG("%d cycles: SUnreclaim %+ld kB (%ld -> %ld), VmallocUsed %+ld kB (%ld -> %ld)",
-	       CYCLES, d_slab, before.sunreclaim_kb, after.sunreclaim_kb,
+	       cycles, d_slab, before.sunreclaim_kb, after.sunreclaim_kb,
 	       d_vmalloc, before.vmalloc_used_kb, after.vmalloc_used_kb);
 	/*
 	 * KASAN's quarantine keeps freed slab objects for a while, so the
