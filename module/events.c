@@ -151,7 +151,8 @@ void memwalk_events_lost(enum memwalk_mcgrp_idx grp, u64 nr)
 {
 	atomic64_add(nr, &ev_groups[grp].delivery);
 	atomic64_add(nr, &ev_groups[grp].unreported);
-	memwalk_events_mod_delayed(&ev_work, HZ / 10);
+	/* Report it soon; never postpone a delivery already due. */
+	queue_delayed_work(ev_wq, &ev_work, HZ / 10);
 }
 
 void memwalk_events_sent(enum memwalk_mcgrp_idx grp, u64 nr)

@@ -105,7 +105,8 @@ echo "$tag ok - $name: guest ran $krel and finished in ${secs}s"
 # opens with one of these headers; a bare "Call Trace" does not count: the
 # OOM killer and failed allocations (the tests provoke both) print one too.
 splat='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN|KFENCE|UBSAN|suspected memory leak|'
-splat+='possible recursive locking|possible circular locking|lockdep|'
+splat+='possible recursive locking|possible circular locking|inconsistent lock state|'
+splat+='possible irq lock inversion|lock held when returning|bad unlock balance|'
 splat+='sleeping function called from invalid context|scheduling while atomic|'
 splat+='detected stall|blocked for more than|list_(add|del) corruption'
 taint=$(sed -n 's/^MEMWALK-TAINT //p' "$work/results.txt")

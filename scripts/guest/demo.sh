@@ -1,17 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
-# make demo: load memwalk in the guest and show what it answers.
+# make demo: load memwalk in the guest and show what it answers about a
+# process whose memory is in known states.
 run() { echo; echo "guest# $*"; "$@"; }
 echo "memwalk demo on $(uname -r) ($(uname -m)), $(grep -c ^processor /proc/cpuinfo) CPUs"
+echo 128M > /sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 run insmod /lib/memwalk/memwalk.ko || exit 1
-run ls -l /dev/memwalk
 run memwalk-client info
-run memwalk-client status
-run cat /sys/kernel/debug/memwalk/info
-# A process to look at: a shell with its own heap and stack.
-sleep 600 &
+run memwalk-client status | head -n 12
+
+# The target: anon, THP, hugetlb, swapped, COW, zero page, page cache, ...
+mkdir -p /tmp/demo && mkfifo /tmp/demo/in
+/selftests/memwalk_target states --no-mlock < /tmp/demo/in > /tmp/demo/out 2>&1 &
 pid=$!
-run memwalk-client "$pid"
-kill "$pid"
+exec 3> /tmp/demo/in
+i=0
+while ! grep -q '^built' /tmp/demo/out && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+echo
+echo "# the target (pid $pid) built these regions:"
+grep '^region' /tmp/demo/out | head -n 20
+run memwalk-client "$pid" --save /tmp/demo/before.json
+thp=$(awk '$1 == "region" && $2 == "thp" { print $3 }' /tmp/demo/out)
+[ -n "$thp" ] && run memwalk-client "$pid" --pages --range "$thp-$(printf '%x' $((0x$thp + 0x400000)))"
+stack=$(awk '$NF == "[stack]" { print $1 }' /proc/$pid/maps | cut -d- -f2)
+stack=$(printf "%x" $((0x$stack - 0x1000)))
+run memwalk-client translate "$pid" "0x$stack"
+# Let it change (it writes pages and maps a new VMA), then diff.
+echo go >&3
+i=0
+while ! grep -q '^ready' /tmp/demo/out && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+memwalk-client "$pid" -J > /tmp/demo/after.json
+run memwalk-client diff /tmp/demo/before.json /tmp/demo/after.json
+exec 3>&-
+wait "$pid"
 run rmmod memwalk
 echo
 echo "demo done"

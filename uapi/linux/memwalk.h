@@ -421,11 +421,13 @@ enum memwalk_attr {
  *	nr_reclaimed, duration_ns.  Kretprobe leg: the whole call, including
  *	throttling, so there is one END per call and calls that returned early
  *	(fatal signal while throttled) have an END without a BEGIN.
- * MEMWALK_EV_MEMCG_RECLAIM_BEGIN/_END (reclaim): the same for cgroup limit
- *	reclaim (memory.max, memory.high, memory.reclaim:
- *	try_to_free_mem_cgroup_pages).  It is not counted in allocstall; a
- *	charge over memory.max counts memory.events "max" once per reclaim
- *	call (and once more if it has to force the charge).  No order.
+ * MEMWALK_EV_MEMCG_RECLAIM_BEGIN/_END (reclaim): the same for cgroup
+ *	limit reclaim (try_to_free_mem_cgroup_pages: charges over memory.max,
+ *	memory.high overage, writes to memory.reclaim and memory.max); no
+ *	order.  Not in allocstall.  memory.events "max" of the cgroup whose
+ *	limit was hit (and of its ancestors) counts one per reclaim from a
+ *	charge, plus one per charge forced over the limit without reclaiming;
+ *	memory.high and the file writes reclaim without counting it.
  * MEMWALK_EV_OOM_KILL (oom): one per process the OOM killer kills, i.e.
  *	one per /proc/vmstat oom_kill and memory.events oom_kill.  pid, comm
  *	and memcg are the task that ran into the OOM; victim fields as in the
