@@ -290,6 +290,8 @@ static void page_fields(struct memwalk_decoder *d,
 		mapcount = mw_page_mapcount(folio, page);
 		if (present && mapcount == 1)
 			run->flags |= MEMWALK_RUN_EXCLUSIVE;
+		if (folio_test_dirty(folio))
+			run->flags |= MEMWALK_RUN_FOLIO_DIRTY;
 	}
 	if (!d->folio)
 		return;

@@ -60,6 +60,7 @@ struct counters {
 	unsigned long events;
 	unsigned long loads;
 	unsigned long busy_unloads;
+	unsigned long errnos[64];
 	char first_bad[160];
 };
 
@@ -122,8 +123,8 @@ static void target_loop(uint64_t seed)
 			madvise(p, len, MADV_HUGEPAGE);
 			memset(p, i, len / 2);
 			break;
-		case 1:
-			if (p)
+		case 1:		/* (it may have been mprotect()ed read-only) */
+			if (p && !mprotect(p, len, PROT_READ | PROT_WRITE))
 				memset(p, 7, len);
 			break;
 		case 2:		/* split a THP by unmapping a page in the middle */
@@ -205,6 +206,8 @@ static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
 		s.run_buf_len = rlen;
 		if (ioctl(fd, MEMWALK_IOC_SNAPSHOT, &s)) {
 			__atomic_add_fetch(&ctr->snapshot_errors, 1, __ATOMIC_RELAXED);
+			if (errno > 0 && errno < 64)
+				__atomic_add_fetch(&ctr->errnos[errno], 1, __ATOMIC_RELAXED);
 			if (errno != ESRCH && errno != ENOSPC && errno != EINTR)
 				note_bad("snapshot errno", errno, pid);
 			return;
@@ -213,9 +216,12 @@ static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
 			struct memwalk_page_run *r = (void *)((char *)rbuf + i * s.run_size);
 			unsigned int st = r->flags & MEMWALK_RUN_STATE_MASK;
 
+			/* walk_end 0 (end 0): the whole space is done. */
+			uint64_t bound = s.walk_end ? s.walk_end : UINT64_MAX;
+
 			if (r->nr_pages == 0 || st == 0 || st > MEMWALK_STATE_MARKER ||
 			    r->start < start || r->start < last_end ||
-			    r->start + (uint64_t)r->nr_pages * 4096 > s.walk_end)
+			    r->start + (uint64_t)r->nr_pages * 4096 > bound)
 				note_bad("run", r->start, r->nr_pages);
 			last_end = r->start + (uint64_t)r->nr_pages * 4096;
 		}
@@ -257,9 +263,11 @@ static void client_loop(uint64_t seed, const pid_t *targets, bool reopen)
 			}
 		}
 		snapshot_pid(fd, targets[rnd_next(&seed) % NR_TARGETS], vbuf, vlen, rbuf, rlen);
-		if (reopen && rnd_next(&seed) % 4 == 0) {
+		/* Reloading needs moments when no client holds the device. */
+		if (reopen) {
 			close(fd);
 			fd = -1;
+			usleep(5000 + rnd_next(&seed) % 30000);
 		}
 	}
 }
@@ -371,6 +379,14 @@ static void kill_all(pid_t *pids, int n)
 			waitpid(pids[i], NULL, 0);
 }
 
+/* Which documented errnos the snapshots ended with (ESRCH, ENOSPC, ...). */
+static void log_errnos(struct __test_metadata *_metadata)
+{
+	for (int e = 1; e < 64; e++)
+		if (ctr->errnos[e])
+			TH_LOG("  %lu snapshots ended with %s", ctr->errnos[e], strerror(e));
+}
+
 FIXTURE(stress) {
 	uint64_t seed;
 	int seconds;
@@ -419,6 +435,7 @@ TEST_F_TIMEOUT(stress, mixed, 900)
 	       "%lu runs checked, %lu events received",
 	       ctr->target_ops, ctr->forks, ctr->snapshots, ctr->snapshot_errors,
 	       ctr->records, ctr->events);
+	log_errnos(_metadata);
 	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
 	EXPECT_LT(0, ctr->snapshots);
 	EXPECT_LT(0, ctr->target_ops);
@@ -469,6 +486,7 @@ TEST_F_TIMEOUT(stress, modload, 900)
 	}
 	TH_LOG("%lu reloads, %lu unloads refused while busy, %lu snapshots, %lu events",
 	       ctr->loads, ctr->busy_unloads, ctr->snapshots, ctr->events);
+	log_errnos(_metadata);
 	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
 	EXPECT_LT(0, ctr->loads);
 }

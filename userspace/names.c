@@ -35,7 +35,7 @@ BIT_NAMES(mw_run_flag_names,
 	[9] = "soft_dirty", [10] = "uffd_wp", [11] = "nx", [12] = "global",
 	[13] = "zero", [14] = "anon", [15] = "file", [16] = "shmem",
 	[17] = "exclusive", [18] = "special", [19] = "migration_write",
-	[23] = NULL);
+	[20] = "folio_dirty", [23] = NULL);
 
 /* The BITS column of --pages: the entry's hardware and software bits. */
 BIT_NAMES(mw_run_bit_letters,
@@ -45,7 +45,7 @@ BIT_NAMES(mw_run_bit_letters,
 /* The TYPE column of --pages: what is mapped. */
 BIT_NAMES(mw_run_type_names,
 	[13] = "zero", [14] = "anon", [15] = "file", [16] = "shmem",
-	[17] = "excl", [18] = "special", [19] = "mwrite");
+	[17] = "excl", [18] = "special", [19] = "mwrite", [20] = "fdirty");
 
 /* Bits 0-26: /proc/kpageflags numbering; 27-31: memwalk's own. */
 BIT_NAMES(mw_folio_flag_names,

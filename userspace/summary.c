@@ -89,7 +89,7 @@ static bool is_anon(const struct memwalk_page_run *r)
 bool mw_run_dirty(const struct memwalk_page_run *r)
 {
 	return (mw_run_state(r) == MEMWALK_STATE_PRESENT &&
-		(r->flags & MEMWALK_RUN_DIRTY)) ||
+		(r->flags & (MEMWALK_RUN_DIRTY | MEMWALK_RUN_FOLIO_DIRTY))) ||
 	       mw_folio_test(r, MEMWALK_KPF_DIRTY);
 }
 

@@ -201,6 +201,12 @@ struct memwalk_vma {
 #define MEMWALK_RUN_EXCLUSIVE	(1U << 17)	/* mapped once (pagemap's PM_MMAP_EXCLUSIVE) */
 #define MEMWALK_RUN_SPECIAL	(1U << 18)	/* no struct page behind it (PFN map, special) */
 #define MEMWALK_RUN_MIGRATION_WRITE (1U << 19)	/* writable migration entry */
+/*
+ * The folio is dirty (folio_test_dirty(), what smaps counts with the entry's
+ * own dirty bit), also without MEMWALK_SNAP_FOLIO; KPF_DIRTY follows
+ * kpageflags, which on 6.1 reads a THP tail page's own flag.
+ */
+#define MEMWALK_RUN_FOLIO_DIRTY	(1U << 20)
 #define MEMWALK_RUN_SWAP_TYPE_SHIFT 24		/* bits 24-28: swap type (swapon order) */
 #define MEMWALK_RUN_SWAP_TYPE_MASK (0x1fU << MEMWALK_RUN_SWAP_TYPE_SHIFT)
 
