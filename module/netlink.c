@@ -74,7 +74,7 @@ static const struct nla_policy cpu_policy[MEMWALK_A_CPU_MAX + 1] = {
 	[MEMWALK_A_CPU_DROPS_OVERFLOW]	= { .type = NLA_U64 },
 };
 
-/* Every command is validated strictly against this (.resv_start_op). */
+/* Every command is validated strictly against this (see .resv_start_op). */
 static const struct nla_policy family_policy[MEMWALK_A_MAX + 1] = {
 	/* Only ever emitted to align u64 attributes; never valid input. */
 	[MEMWALK_A_PAD]			= { .type = NLA_UNSPEC },
@@ -234,7 +234,10 @@ struct genl_family memwalk_genl_family __ro_after_init = {
 	.maxattr	= MEMWALK_A_MAX,
 	.policy		= family_policy,
 	.netnsok	= false,
-	.resv_start_op	= MEMWALK_CMD_MAX + 1,
+	/*
+	 * No .resv_start_op: 0 means every command, from the first, gets
+	 * strict attribute validation and a checked genlmsghdr.reserved.
+	 */
 	.module		= THIS_MODULE,
 	.small_ops	= family_ops,
 	.n_small_ops	= ARRAY_SIZE(family_ops),
