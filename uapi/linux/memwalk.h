@@ -406,8 +406,10 @@ enum memwalk_attr {
  *	that find kswapd awake or the node balanced are not reported.  Each
  *	end of an early kswapd nap (kswapd_low_wmark_hit_quickly) and each
  *	run after kswapd slept needs one, so the count is at least
- *	kswapd_low_wmark_hit_quickly's delta, and may exceed the number of
- *	runs (several wakes before kswapd gets to run).  kprobe leg: every
+ *	kswapd_low_wmark_hit_quickly's delta while pgscan_direct_throttle
+ *	does not move (a throttled direct reclaimer wakes kswapd itself,
+ *	without the tracepoint), and may exceed the number of runs (several
+ *	wakes before kswapd gets to run).  kprobe leg: every
  *	wakeup_kswapd() call, including the unreported ones.
  * MEMWALK_EV_KSWAPD_RUN_BEGIN (reclaim): kswapd starts balance_pgdat()
  *	(nid, zid, order).  Exactly one per /proc/vmstat pageoutrun.

@@ -1,0 +1,889 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memwalk's reclaim and OOM events against the kernel's own counters.
+ *
+ * Each test runs a workload in a child, subscribes to the module's groups
+ * for the whole of it and compares what arrived with the counters the
+ * kernel keeps over the same window, within the bounds the uapi header
+ * documents (include/uapi/linux/memwalk.h, "Events"):
+ *
+ *   memcg limit reclaim  MEMCG_RECLAIM_BEGIN <= memory.events "max" delta,
+ *                        "max" also counting charges forced without a
+ *                        reclaim call (logged: with base pages only, none
+ *                        were seen; with THP a few)
+ *   global direct        begins <= allocstall delta <= (1 + R) * begins,
+ *                        R = 3 retries per call from 6.12 on, 2 before
+ *   kswapd               RUN_BEGIN == pageoutrun delta; WAKE >=
+ *                        kswapd_low_wmark_hit_quickly delta (when no direct
+ *                        reclaimer was throttled: those wake kswapd past the
+ *                        tracepoint); kretprobe leg: sum of RUN_END
+ *                        nr_reclaimed == pgsteal_kswapd delta
+ *   OOM                  one OOM_KILL per oom_kill, naming the victim
+ *
+ * Windows: the test waits until the reclaim group's sequence number and
+ * pageoutrun stand still (nothing reclaims), reads the counters, then the
+ * group's last sequence number S0 from GET_STATUS; runs the workload; waits
+ * for stillness again, reads the counters, then S1.  The events of the
+ * window are those with S0 < seq <= S1; seqs in that range that never
+ * arrive are events lost in the window (counted, and they widen the bounds
+ * by exactly that many).
+ *
+ * Memory in the guest (1536 MiB, busybox, nothing to page out but what the
+ * workload allocates): anonymous memory can only be reclaimed to swap, so
+ * the tests that need reclaim put swap on zram (the guest loads the zram
+ * module) and fill every page with one byte value, which zram stores as a
+ * "same-filled" page without allocating: swap costs no memory.  Global
+ * pressure comes from processes allocating more than is free; they run in
+ * a memory cgroup whose memory.max is 64 MiB under MemTotal, so if swap
+ * fell behind, their own limit, not a global OOM, would stop them, and
+ * oom_score_adj 1000 makes them the victims of a global OOM anyway.  Swap
+ * is taken down again after each test, for the suites that run after this
+ * one.  The OOM test leaves the OOM killer's report in dmesg, with the
+ * stack dump_header() always prints: expected, not a splat.
+ *
+ * The tests that reload the module (tiny buffers, rmmod during a flood) use
+ * $MEMWALK_KO (default /lib/memwalk/memwalk.ko) and leave it loaded with
+ * the default parameters.  The client is $MEMWALK_CLIENT.
+ */
+#include "kselftest_harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
+#include <linux/memwalk.h>
+
+#include "memwalk_evlib.h"
+#include "memwalk_util.h"
+
+/* ---- fixture ------------------------------------------------------------------------ */
+
+FIXTURE(events) {
+	struct sub sub;
+	int swap;		/* from swap_on() */
+	struct bg client;
+	bool have_client;
+};
+
+static const char *const cgroups[] = {
+	"mwev_memcg", "mwev_global", "mwev_oom", "mwev_flood",
+};
+
+FIXTURE_SETUP(events)
+{
+	struct family f;
+	unsigned int i;
+
+	ASSERT_EQ(0, geteuid()) TH_LOG("these tests need root");
+	module_defaults();
+	ASSERT_EQ(0, family_resolve(&f)) TH_LOG("memwalk not loaded (generic netlink family missing)");
+	ASSERT_TRUE(mw_mounted("cgroup2", CG)) TH_LOG("no cgroup2 at " CG);
+	for (i = 0; i < ARRAY_SIZE(cgroups); i++)
+		cg_remove(cgroups[i]);
+	self->swap = 0;
+	self->sub.ctrl_fd = -1;
+	for (i = 0; i < NR_GRPS; i++)
+		self->sub.fd[i] = -1;
+}
+
+FIXTURE_TEARDOWN(events)
+{
+	unsigned int i;
+
+	if (self->have_client)
+		bg_stop(&self->client, SIGKILL, 5);
+	sub_stop(&self->sub);
+	for (i = 0; i < ARRAY_SIZE(cgroups); i++)
+		cg_remove(cgroups[i]);
+	if (self->swap == 1)
+		swap_off();
+	module_defaults();
+}
+
+#define NEED_SWAP() do {							\
+	self->swap = swap_on();							\
+	if (self->swap < 0)							\
+		SKIP(return, "no swap and no zram0 to put it on (load zram)");	\
+} while (0)
+
+/* ---- status and permissions ------------------------------------------------------ */
+
+static const uint32_t reported_events[] = {
+	MEMWALK_EV_KSWAPD_WAKE, MEMWALK_EV_KSWAPD_RUN_BEGIN, MEMWALK_EV_KSWAPD_RUN_END,
+	MEMWALK_EV_DIRECT_RECLAIM_BEGIN, MEMWALK_EV_DIRECT_RECLAIM_END,
+	MEMWALK_EV_MEMCG_RECLAIM_BEGIN, MEMWALK_EV_MEMCG_RECLAIM_END,
+	MEMWALK_EV_OOM_KILL,
+};
+
+static unsigned int param(const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), MOD_PARAMS "/%s", name);
+	return mw_read_file(path, buf, sizeof(buf)) ? ~0u : (unsigned int)atoi(buf);
+}
+
+/* GET_STATUS against the module parameters; exactly one live hook per event. */
+TEST_F(events, status_pipeline)
+{
+	static struct status st;
+	unsigned int i;
+	int p;
+
+	ASSERT_EQ(0, status_get(&st));
+	EXPECT_EQ(sysconf(_SC_PAGESIZE), st.page_size);
+	EXPECT_EQ(param("buffer_events"), st.buffer_events);
+	EXPECT_EQ(128, st.buffer_events);
+	EXPECT_EQ(param("sample_interval_ms"), st.sample_ms);
+	EXPECT_EQ(param("kretprobe_maxactive"), st.maxactive);
+	EXPECT_EQ(NR_GRPS, st.nr_grps_named);
+	EXPECT_EQ(st.drops_overflow, st.grp[0].overflow + st.grp[1].overflow + st.grp[2].overflow);
+	EXPECT_EQ(st.drops_delivery, st.grp[0].delivery + st.grp[1].delivery + st.grp[2].delivery);
+	EXPECT_EQ(st.drops_overflow, st.cpu_overflow);
+	ASSERT_LT(0, st.nr_probes);
+	for (i = 0; i < ARRAY_SIZE(reported_events); i++) {
+		int live = 0;
+
+		for (p = 0; p < st.nr_probes; p++)
+			if (st.probe[p].event == reported_events[i] &&
+			    st.probe[p].state == MEMWALK_PROBE_ATTACHED)
+				live++;
+		EXPECT_EQ(1, live) TH_LOG("event type %u: %d live hooks", reported_events[i], live);
+	}
+	for (p = 0; p < st.nr_probes; p++) {
+		EXPECT_EQ(st.probe[p].state == MEMWALK_PROBE_ATTACHED, st.probe[p].attached)
+			TH_LOG("%s", st.probe[p].name);
+		if (st.probe[p].state == MEMWALK_PROBE_FAILED ||
+		    st.probe[p].state == MEMWALK_PROBE_ABSENT)
+			EXPECT_GT(0, st.probe[p].error) TH_LOG("%s", st.probe[p].name);
+		if (st.probe[p].state == MEMWALK_PROBE_ATTACHED)
+			EXPECT_EQ(0, st.probe[p].error) TH_LOG("%s", st.probe[p].name);
+		if (st.probe[p].state != MEMWALK_PROBE_ATTACHED)
+			EXPECT_EQ(0, st.probe[p].hits) TH_LOG("%s", st.probe[p].name);
+	}
+}
+
+/* The client shows the same pipeline, as text and JSON. */
+TEST_F(events, client_status)
+{
+	const char *text[] = { mw_client_path(), "status", NULL };
+	const char *json[] = { mw_client_path(), "status", "--json", NULL };
+	static struct status st;
+	static struct mw_run r;
+	char want[128];
+	int p;
+
+	ASSERT_EQ(0, status_get(&st));
+	ASSERT_EQ(0, mw_run(&r, 0, text));
+	ASSERT_EQ(0, mw_exit_code(&r)) TH_LOG("stderr: %s", r.err);
+	snprintf(want, sizeof(want), "event buffer:    %u events per CPU\n", st.buffer_events);
+	EXPECT_NE(NULL, strstr(r.out, want)) TH_LOG("stdout: %s", r.out);
+	snprintf(want, sizeof(want), "page size:       %u\n", st.page_size);
+	EXPECT_NE(NULL, strstr(r.out, want)) TH_LOG("stdout: %s", r.out);
+	for (p = 0; p < st.nr_probes; p++)
+		EXPECT_NE(NULL, strstr(r.out, st.probe[p].name)) TH_LOG("%s", st.probe[p].name);
+	ASSERT_EQ(0, mw_run(&r, 0, json));
+	ASSERT_EQ(0, mw_exit_code(&r)) TH_LOG("stderr: %s", r.err);
+	snprintf(want, sizeof(want), "\"buffer_events\":%u,", st.buffer_events);
+	EXPECT_NE(NULL, strstr(r.out, want)) TH_LOG("stdout: %.300s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "\"groups\":[{\"name\":\"reclaim\",\"seq\":"));
+	EXPECT_NE(NULL, strstr(r.out, "\"probes\":[{\"name\":\""));
+	EXPECT_EQ('\n', r.out[strlen(r.out) - 1]);
+	EXPECT_EQ(strlen(r.out) - 1, strcspn(r.out, "\n")) TH_LOG("not one line");
+}
+
+static int join_errno(void *arg)
+{
+	int fd = nl_open(), group = *(int *)arg;
+
+	if (fd < 0)
+		return 100;
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)))
+		return errno;
+	close(fd);
+	return 0;
+}
+
+TEST_F(events, unprivileged_subscriber_eperm)
+{
+	const char *argv[] = { mw_client_path(), "events", "--duration", "2", NULL };
+	struct family f;
+	struct mw_run r;
+	int i;
+
+	ASSERT_EQ(0, family_resolve(&f));
+	for (i = 0; i < NR_GRPS; i++) {
+		EXPECT_EQ(EPERM, mw_as_user(MW_NOBODY, join_errno, &f.grp[i]))
+			TH_LOG("group %s", grp_names[i]);
+		EXPECT_EQ(0, join_errno(&f.grp[i])) TH_LOG("root, group %s", grp_names[i]);
+	}
+	ASSERT_EQ(0, mw_run(&r, MW_NOBODY, argv));
+	EXPECT_EQ(2, mw_exit_code(&r)) TH_LOG("stderr: %s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "permission denied subscribing to the \"reclaim\" events"))
+		TH_LOG("stderr: %s", r.err);
+	EXPECT_NE(NULL, strstr(r.err, "EPERM")) TH_LOG("stderr: %s", r.err);
+	EXPECT_STREQ("", r.out);
+}
+
+/* ---- malformed requests ------------------------------------------------------------- */
+
+struct bad_case {
+	const char *what;
+	int error;
+	bool msg;		/* an extack message is expected */
+};
+
+static void expect_reply(struct __test_metadata *_metadata, int fd,
+			 const struct req *q, const struct bad_case *c)
+{
+	static struct reply r;
+
+	ASSERT_EQ(0, nl_transact(fd, q->buf, q->len, &r, 3000)) TH_LOG("%s", c->what);
+	ASSERT_TRUE(r.answered) TH_LOG("%s: no answer", c->what);
+	EXPECT_EQ(c->error, r.error) TH_LOG("%s", c->what);
+	EXPECT_EQ(0, r.nr_replies) TH_LOG("%s: answered with data", c->what);
+	if (c->msg)
+		EXPECT_TRUE(r.has_msg) TH_LOG("%s: no NLMSGERR_ATTR_MSG", c->what);
+	if (r.has_msg)
+		TH_LOG("%s: %s [%s]", c->what, strerror(r.error), r.msg);
+	else
+		TH_LOG("%s: %s [no extack message]", c->what, strerror(r.error));
+}
+
+TEST_F(events, malformed_requests)
+{
+	static struct reply r;
+	struct family f;
+	struct req q;
+	uint64_t u64 = 1;
+	uint32_t u32 = 1;
+	int fd;
+
+	ASSERT_EQ(0, family_resolve(&f));
+	fd = nl_open();
+	ASSERT_LE(0, fd);
+
+	/* A well-formed request first: the socket and family work. */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	ASSERT_EQ(0, nl_transact(fd, q.buf, q.len, &r, 3000));
+	ASSERT_TRUE(r.answered);
+	ASSERT_EQ(0, r.error);
+	ASSERT_EQ(1, r.nr_replies);
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, 200, &u32, 4);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "unknown attribute 200", EINVAL, true });
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_UAPI_VERSION, &u64, 8);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "u32 attribute with 8 bytes", EINVAL, true });
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_EVENT_SEQ, &u32, 4);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "u64 attribute with 4 bytes", EINVAL, true });
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_MODULE_VERSION, "abc", 3);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "string without its NUL", EINVAL, true });
+
+	u32 = MEMWALK_EV_MAX + 1;
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_EVENT_TYPE, &u32, 4);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "event type out of range", ERANGE, true });
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_PAD, &u32, 4);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "the pad attribute", EINVAL, true });
+
+	/* Valid on its own, but GET_STATUS takes none: the module's own check. */
+	u32 = MEMWALK_UAPI_VERSION;
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_UAPI_VERSION, &u32, 4);
+	ASSERT_EQ(0, nl_transact(fd, q.buf, q.len, &r, 3000));
+	EXPECT_EQ(EINVAL, r.error);
+	EXPECT_TRUE(r.has_msg);
+	EXPECT_STREQ("GET_STATUS takes no attributes", r.msg);
+	EXPECT_TRUE(r.has_offs) TH_LOG("no NLMSGERR_ATTR_OFFS for the attribute");
+	EXPECT_EQ(NLMSG_LENGTH(GENL_HDRLEN), r.offs);
+
+	/* An attribute that claims more bytes than the message has. */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	req_attr(&q, MEMWALK_A_UAPI_VERSION, &u32, 4);
+	((struct nlattr *)(q.buf + NLMSG_LENGTH(GENL_HDRLEN)))->nla_len = 64;
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "attribute past the message end", EINVAL, true });
+
+	/* Half an attribute header at the end. */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	q.len += 2;
+	((struct nlmsghdr *)q.buf)->nlmsg_len = q.len;
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "2 trailing bytes", EINVAL, true });
+
+	/*
+	 * The header of a family's command is checked when the command is at
+	 * or above the family's resv_start_op ("new families should leave
+	 * this field at zero", include/net/genetlink.h).
+	 */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	((struct genlmsghdr *)NLMSG_DATA((struct nlmsghdr *)q.buf))->reserved = 1;
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "genlmsghdr.reserved set", EINVAL, true });
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK | NLM_F_REPLACE);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "reserved nlmsg_flags (NLM_F_REPLACE)", EINVAL, true });
+
+	/*
+	 * Generic netlink's own checks, before the family's policy: no
+	 * extack message from the kernel there (genl_family_rcv_msg()).
+	 */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	q.len = NLMSG_LENGTH(GENL_HDRLEN - 2);
+	((struct nlmsghdr *)q.buf)->nlmsg_len = q.len;
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "shorter than genlmsghdr", EINVAL, false });
+
+	req_init(&q, f.id, MEMWALK_CMD_EVENT, NLM_F_ACK);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "MEMWALK_CMD_EVENT sent as a request", EOPNOTSUPP, false });
+
+	req_init(&q, f.id, 99, NLM_F_ACK);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "unknown command 99", EOPNOTSUPP, false });
+
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK | NLM_F_DUMP);
+	expect_reply(_metadata, fd, &q, &(struct bad_case){ "GET_STATUS as a dump", EOPNOTSUPP, false });
+
+	/* nlmsg_len beyond the datagram: netlink drops it without a word. */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	((struct nlmsghdr *)q.buf)->nlmsg_len = q.len + 64;
+	ASSERT_EQ(0, nl_transact(fd, q.buf, q.len, &r, 500));
+	EXPECT_FALSE(r.answered) TH_LOG("a truncated message was answered: %d", r.error);
+
+	/* ... and the socket still works. */
+	req_init(&q, f.id, MEMWALK_CMD_GET_STATUS, NLM_F_ACK);
+	ASSERT_EQ(0, nl_transact(fd, q.buf, q.len, &r, 3000));
+	EXPECT_EQ(0, r.error);
+	EXPECT_EQ(1, r.nr_replies);
+	close(fd);
+}
+
+/* ---- memcg limit reclaim ---------------------------------------------------------- */
+
+/*
+ * A child in a cgroup with memory.max 24 MiB fills 64 MiB twice: every
+ * charge over the limit reclaims (to zram).  BEGIN events from it ==
+ * memory.events "max" delta, and every BEGIN has its END.
+ */
+TEST_F_TIMEOUT(events, memcg_reclaim_matches_memory_events, 120)
+{
+	const char *cg = "mwev_memcg";
+	struct tally begin, end;
+	struct status st0, st1;
+	long long max0, max1;
+	uint64_t got, lost;
+	pid_t pid;
+	int status;
+
+	NEED_SWAP();
+	ASSERT_EQ(0, cg_create(cg, 24 * MiB, true));
+	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM));
+	ASSERT_TRUE(settle(300, 20000)) TH_LOG("reclaim does not settle");
+	max0 = cg_event(cg, "max");
+	ASSERT_EQ(0, status_get(&st0));
+
+	pid = spawn_hog(cg, 64 * MiB, 2, 0);
+	ASSERT_LT(0, pid);
+	status = wait_child(pid, 90);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) TH_LOG("hog: status %#x", status);
+	ASSERT_TRUE(settle(300, 20000));
+	max1 = cg_event(cg, "max");
+	ASSERT_EQ(0, status_get(&st1));
+
+	got = sub_wait(&self->sub, GRP_RECLAIM, st0.grp[GRP_RECLAIM].seq,
+		       st1.grp[GRP_RECLAIM].seq, 5000);
+	lost = st1.grp[GRP_RECLAIM].seq - st0.grp[GRP_RECLAIM].seq - got;
+	begin = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_MEMCG_RECLAIM_BEGIN,
+			  st0.grp[GRP_RECLAIM].seq, st1.grp[GRP_RECLAIM].seq, pid, "/mwev_memcg");
+	end = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_MEMCG_RECLAIM_END,
+			st0.grp[GRP_RECLAIM].seq, st1.grp[GRP_RECLAIM].seq, pid, "/mwev_memcg");
+	TH_LOG("memory.events max +%lld; %" PRIu64 " begins, %" PRIu64 " ends (%" PRIu64
+	       " pages), %" PRIu64 " events lost in the window",
+	       max1 - max0, begin.n, end.n, end.nr_reclaimed, lost);
+
+	ASSERT_LE(0, max0);
+	EXPECT_LT(0, begin.n) TH_LOG("no memcg reclaim seen");
+	EXPECT_EQ(begin.n, begin.with_pid) TH_LOG("begins by other tasks than the hog");
+	EXPECT_EQ(end.n, end.with_pid);
+	EXPECT_EQ(0, self->sub.enobufs[GRP_RECLAIM]);
+	/*
+	 * Nothing lost in the window, so the count is exact: one begin per
+	 * reclaim call, which raises "max" once; a forced charge (one made
+	 * while already reclaiming, PF_MEMALLOC, or atomic) raises it without
+	 * a call: begins <= "max".
+	 */
+	EXPECT_EQ(0, lost);
+	EXPECT_LE(begin.n, (uint64_t)(max1 - max0));
+	EXPECT_EQ(begin.n, end.n);
+	EXPECT_LT(0, end.nr_reclaimed);
+	/* every event but LOST carries its node(s) */
+	EXPECT_EQ(0, begin.without_nodes + end.without_nodes);
+}
+
+/* ---- global pressure ------------------------------------------------------------------- */
+
+struct global_run {
+	struct status st0, st1;
+	struct vmstat v0, v1;
+	uint64_t got, lost;
+	pid_t pid[2];
+};
+
+/*
+ * Global pressure (see the top), bracketed by stillness so kswapd sleeps at
+ * both ends of the window.  @paced false: two processes together allocate
+ * 512 MiB more than the guest has free, at full speed: on two CPUs they
+ * outpace kswapd, so some of their faults reclaim directly.  @paced true:
+ * one process allocates 256 MiB more than is free in eight steps with
+ * pauses, in which kswapd catches up and goes back to sleep: several
+ * wakes and runs.
+ */
+static void global_pressure(struct __test_metadata *_metadata, struct sub *sub,
+			    struct global_run *g, bool paced)
+{
+	uint64_t total = meminfo("MemTotal"), avail;
+	int status, i;
+
+	ASSERT_LT(256 * MiB, total);
+	ASSERT_EQ(0, cg_create("mwev_global", total - 64 * MiB, true));
+	ASSERT_EQ(0, sub_start(sub, 1u << GRP_RECLAIM));
+	ASSERT_TRUE(settle(500, 30000)) TH_LOG("reclaim does not settle");
+	avail = meminfo("MemAvailable");
+	vmstat_read(&g->v0);
+	ASSERT_EQ(0, status_get(&g->st0));
+
+	for (i = 0; i < 2; i++) {
+		if (paced)
+			g->pid[i] = i ? 0 : spawn_hog_paced("mwev_global", avail + 256 * MiB,
+							    1, 1000, 8, 400);
+		else
+			g->pid[i] = spawn_hog("mwev_global", avail / 2 + 256 * MiB, 1, 1000);
+		ASSERT_LE(0, g->pid[i]);
+	}
+	for (i = 0; i < 2 && g->pid[i]; i++) {
+		status = wait_child(g->pid[i], 150);
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			TH_LOG("hog %d: status %#x (killed: swap could not keep up?)", i, status);
+	}
+	ASSERT_TRUE(settle(500, 30000)) TH_LOG("reclaim does not settle after the hogs");
+	vmstat_read(&g->v1);
+	ASSERT_EQ(0, status_get(&g->st1));
+	g->got = sub_wait(sub, GRP_RECLAIM, g->st0.grp[GRP_RECLAIM].seq,
+			  g->st1.grp[GRP_RECLAIM].seq, 5000);
+	g->lost = g->st1.grp[GRP_RECLAIM].seq - g->st0.grp[GRP_RECLAIM].seq - g->got;
+}
+
+/* 3 retries per try_to_free_pages() call from 6.12 on, 2 before. */
+static unsigned int allocstall_retries(void)
+{
+	struct utsname u;
+	unsigned int ma = 0, mi = 0;
+
+	uname(&u);
+	sscanf(u.release, "%u.%u", &ma, &mi);
+	return ma > 6 || (ma == 6 && mi >= 12) ? 3 : 2;
+}
+
+TEST_F_TIMEOUT(events, direct_reclaim_matches_allocstall, 240)
+{
+	struct global_run g;
+	struct tally begin, end, hog[2], mine[2];
+	uint64_t delta, r = allocstall_retries(), lo, hi;
+	int i;
+
+	NEED_SWAP();
+	global_pressure(_metadata, &self->sub, &g, false);
+	lo = g.st0.grp[GRP_RECLAIM].seq;
+	hi = g.st1.grp[GRP_RECLAIM].seq;
+	begin = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_DIRECT_RECLAIM_BEGIN, lo, hi, 0, NULL);
+	end = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_DIRECT_RECLAIM_END, lo, hi, 0, NULL);
+	for (i = 0; i < 2; i++) {
+		hog[i] = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_DIRECT_RECLAIM_BEGIN,
+				   lo, hi, g.pid[i], NULL);
+		mine[i] = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_DIRECT_RECLAIM_BEGIN,
+				    lo, hi, g.pid[i], "/mwev_global");
+	}
+	delta = g.v1.allocstall - g.v0.allocstall;
+	TH_LOG("allocstall +%" PRIu64 "; %" PRIu64 " begins (%" PRIu64 " + %" PRIu64
+	       " by the hogs), %" PRIu64 " ends; %" PRIu64 " events lost in the window; "
+	       "pgscan_direct_throttle +%" PRIu64, delta, begin.n, hog[0].with_pid,
+	       hog[1].with_pid, end.n, g.lost, g.v1.throttle - g.v0.throttle);
+
+	EXPECT_LT(0, hog[0].with_pid + hog[1].with_pid)
+		TH_LOG("no direct reclaim by the hogs: no global pressure?");
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(hog[i].with_pid, mine[i].with_pid) TH_LOG("hog events name another memcg");
+	EXPECT_EQ(0, self->sub.enobufs[GRP_RECLAIM]);
+	/* begins <= allocstall delta <= (1 + R) * begins, each begin seen or lost */
+	EXPECT_LE(begin.n, delta);
+	EXPECT_LE(delta, (1 + r) * (begin.n + g.lost));
+	/* one end per begin on the tracepoint leg; kretprobe: ends without begins too */
+	if (end.leg == MEMWALK_LEG_TRACEPOINT && !g.lost) {
+		EXPECT_EQ(begin.n, end.n);
+	} else {
+		EXPECT_LE(begin.n, end.n + g.lost);
+	}
+}
+
+TEST_F_TIMEOUT(events, kswapd_matches_pageoutrun, 240)
+{
+	struct global_run g;
+	struct tally wake, run, end;
+	uint64_t runs, lwhq, steal;
+
+	NEED_SWAP();
+	global_pressure(_metadata, &self->sub, &g, true);
+	wake = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_KSWAPD_WAKE,
+			 g.st0.grp[GRP_RECLAIM].seq, g.st1.grp[GRP_RECLAIM].seq, 0, NULL);
+	run = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_KSWAPD_RUN_BEGIN,
+			g.st0.grp[GRP_RECLAIM].seq, g.st1.grp[GRP_RECLAIM].seq, 0, NULL);
+	end = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_KSWAPD_RUN_END,
+			g.st0.grp[GRP_RECLAIM].seq, g.st1.grp[GRP_RECLAIM].seq, 0, NULL);
+	runs = g.v1.pageoutrun - g.v0.pageoutrun;
+	lwhq = g.v1.lwhq - g.v0.lwhq;
+	steal = g.v1.pgsteal_kswapd - g.v0.pgsteal_kswapd;
+	TH_LOG("pageoutrun +%" PRIu64 ", low_wmark_hit_quickly +%" PRIu64 ", high +%" PRIu64
+	       ", pgsteal_kswapd +%" PRIu64 "; %" PRIu64 " wakes, %" PRIu64 " runs, %" PRIu64
+	       " ends (%" PRIu64 " pages, leg %u); %" PRIu64 " lost; throttled +%" PRIu64,
+	       runs, lwhq, g.v1.hwhq - g.v0.hwhq, steal, wake.n, run.n, end.n,
+	       end.nr_reclaimed, end.leg, g.lost, g.v1.throttle - g.v0.throttle);
+
+	EXPECT_LT(0, runs) TH_LOG("kswapd did not run: no global pressure?");
+	/* kswapd events have no task; every one has its node */
+	EXPECT_EQ(0, wake.with_task + run.with_task + end.with_task);
+	EXPECT_EQ(0, wake.without_nodes + run.without_nodes + end.without_nodes);
+	EXPECT_EQ(0, self->sub.enobufs[GRP_RECLAIM]);
+	/* exactly one RUN_BEGIN per pageoutrun: each seen or lost */
+	EXPECT_LE(run.n, runs);
+	EXPECT_LE(runs, run.n + g.lost);
+	if (!g.lost) {
+		EXPECT_EQ(runs, run.n);
+		/* kswapd asleep at both ends: every run ended in the window */
+		EXPECT_EQ(run.n, end.n);
+	}
+	/*
+	 * Every early end of a nap needs a wake: WAKE >= low_wmark_hit_quickly.
+	 * Except that throttled direct reclaimers wake kswapd themselves, past
+	 * the tracepoint (allow_direct_reclaim()); the bound holds when none was.
+	 */
+	if (g.v1.throttle == g.v0.throttle)
+		EXPECT_LE(lwhq, wake.n + g.lost);
+	/* kretprobe leg on one node: nr_reclaimed is the pgsteal_kswapd delta */
+	if (end.leg == MEMWALK_LEG_KRETPROBE && !end.other_legs && !g.lost &&
+	    access("/sys/devices/system/node/node1", F_OK))
+		EXPECT_EQ(steal, end.nr_reclaimed);
+}
+
+/* ---- OOM -------------------------------------------------------------------------- */
+
+/* Parse "key":N after @from in @s; -1 if absent. */
+static long long json_num(const char *s, const char *from, const char *key)
+{
+	char pat[64];
+	const char *p = from ? strstr(s, from) : s;
+
+	if (!p)
+		return -1;
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(p, pat);
+	return p ? atoll(p + strlen(pat)) : -1;
+}
+
+TEST_F_TIMEOUT(events, oom_kill_names_the_victim, 120)
+{
+	const char *cg = "mwev_oom";
+	const char *argv[] = { mw_client_path(), "events", "--oom", "--json", NULL };
+	static char out[1 << 16];
+	struct status st0, st1;
+	struct vmstat v0, v1;
+	struct tally oom, mbegin;
+	uint64_t got, t_oom = 0, in_story = 0;
+	const char *line, *story;
+	size_t i;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, cg_create(cg, 16 * MiB, false));
+	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM | 1u << GRP_OOM));
+	ASSERT_EQ(0, bg_start(&self->client, argv));
+	self->have_client = true;
+	msleep(1000);	/* subscribed (JSON mode prints nothing before) */
+	ASSERT_TRUE(settle(300, 20000));
+	vmstat_read(&v0);
+	ASSERT_EQ(0, status_get(&st0));
+
+	pid = spawn_hog(cg, 64 * MiB, 1, 0);
+	ASSERT_LT(0, pid);
+	status = wait_child(pid, 60);
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("hog was not OOM-killed: status %#x", status);
+	ASSERT_TRUE(settle(300, 20000));
+	vmstat_read(&v1);
+	ASSERT_EQ(0, status_get(&st1));
+	got = sub_wait(&self->sub, GRP_OOM, st0.grp[GRP_OOM].seq, st1.grp[GRP_OOM].seq, 5000);
+	sub_wait(&self->sub, GRP_RECLAIM, st0.grp[GRP_RECLAIM].seq, st1.grp[GRP_RECLAIM].seq, 5000);
+
+	oom = sub_tally(&self->sub, GRP_OOM, MEMWALK_EV_OOM_KILL, st0.grp[GRP_OOM].seq,
+			st1.grp[GRP_OOM].seq, pid, NULL);
+	EXPECT_EQ(1, v1.oom_kill - v0.oom_kill);
+	EXPECT_EQ(1, cg_event(cg, "oom_kill"));
+	EXPECT_EQ(1, got);
+	ASSERT_EQ(1, oom.n);
+	pthread_mutex_lock(&self->sub.lock);
+	for (i = 0; i < self->sub.nr; i++) {
+		const struct evrec *e = &self->sub.recs[i];
+
+		if (e->grp != GRP_OOM || e->type != MEMWALK_EV_OOM_KILL ||
+		    e->seq <= st0.grp[GRP_OOM].seq)
+			continue;
+		EXPECT_EQ(pid, e->victim_pid);
+		EXPECT_EQ(pid, e->victim_tgid);
+		EXPECT_EQ(pid, e->pid) TH_LOG("the hog itself ran into the OOM");
+		EXPECT_STREQ("/mwev_oom", e->memcg);
+		if (e->has_constraint) {
+			EXPECT_EQ(MEMWALK_OOM_CONSTRAINT_MEMCG, e->constraint);
+			EXPECT_STREQ("/mwev_oom", e->oom_memcg);
+		}
+		t_oom = e->time_ns;
+	}
+	/* the memcg stalls of the 10 s before, as the client's story should have */
+	for (i = 0; i < self->sub.nr; i++) {
+		const struct evrec *e = &self->sub.recs[i];
+
+		if (e->grp == GRP_RECLAIM && e->type == MEMWALK_EV_MEMCG_RECLAIM_BEGIN &&
+		    !strcmp(e->memcg, "/mwev_oom") && e->time_ns <= t_oom &&
+		    e->time_ns + 10 * NSEC >= t_oom)
+			in_story++;
+	}
+	pthread_mutex_unlock(&self->sub.lock);
+	mbegin = sub_tally(&self->sub, GRP_RECLAIM, MEMWALK_EV_MEMCG_RECLAIM_BEGIN,
+			   st0.grp[GRP_RECLAIM].seq, st1.grp[GRP_RECLAIM].seq, pid, "/mwev_oom");
+	EXPECT_LT(0, mbegin.n) TH_LOG("no memcg reclaim before the OOM");
+
+	/* The client: the same kill, with the story of the reclaim before it. */
+	ASSERT_TRUE(bg_wait_for(&self->client, false, "\"event\":\"oom_kill\"", 5000));
+	status = bg_stop(&self->client, SIGINT, 5);
+	self->have_client = false;
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) TH_LOG("client status %#x", status);
+	bg_read(self->client.out, out, sizeof(out));
+	line = strstr(out, "\"event\":\"oom_kill\"");
+	ASSERT_NE(NULL, line);
+	EXPECT_EQ(NULL, strstr(line + 1, "\"event\":\"oom_kill\"")) TH_LOG("two OOM kills shown");
+	EXPECT_EQ(pid, json_num(line, "\"victim\":", "pid"));
+	story = strstr(line, "\"story\":");
+	ASSERT_NE(NULL, story) TH_LOG("%.600s", line);
+	EXPECT_NE(NULL, strstr(story, "\"scope\":\"/mwev_oom\"")) TH_LOG("%.600s", story);
+	EXPECT_EQ((long long)in_story, json_num(story, "\"memcg\":{", "stalls"))
+		TH_LOG("%.600s", story);
+	EXPECT_EQ(0, json_num(story, NULL, "lost")) TH_LOG("%.600s", story);
+	EXPECT_NE(NULL, strstr(out, "{\"event\":\"summary\",\"events\":1,"));
+}
+
+/* ---- the LRU sampler -------------------------------------------------------------- */
+
+static int online_nodes(void)
+{
+	char buf[256], *p;
+	int n = 0, a, b;
+
+	if (mw_read_file("/sys/devices/system/node/online", buf, sizeof(buf)))
+		return 1;
+	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
+		if (sscanf(p, "%d-%d", &a, &b) == 2)
+			n += b - a + 1;
+		else
+			n++;
+	}
+	return n;
+}
+
+TEST_F(events, lru_sampler)
+{
+	struct status st, st0, st1;
+	uint64_t got, prev = 0;
+	size_t i;
+	int nodes = online_nodes();
+
+	ASSERT_EQ(-EINVAL, mw_write_file(MOD_PARAMS "/sample_interval_ms", "5"));
+	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_LRU));
+	ASSERT_EQ(0, status_get(&st0));
+	ASSERT_EQ(0, mw_write_file(MOD_PARAMS "/sample_interval_ms", "100"));
+	ASSERT_EQ(0, status_get(&st));
+	EXPECT_EQ(100, st.sample_ms);
+	msleep(1500);
+	ASSERT_EQ(0, mw_write_file(MOD_PARAMS "/sample_interval_ms", "0"));
+	msleep(300);
+	ASSERT_EQ(0, status_get(&st1));
+	EXPECT_EQ(0, st1.sample_ms);
+	got = sub_wait(&self->sub, GRP_LRU, st0.grp[GRP_LRU].seq, st1.grp[GRP_LRU].seq, 3000);
+	TH_LOG("%" PRIu64 " samples in 1.5 s at 100 ms (seq %" PRIu64 "..%" PRIu64 ")", got,
+	       st0.grp[GRP_LRU].seq, st1.grp[GRP_LRU].seq);
+	EXPECT_LE(3, got);
+	EXPECT_GE(16, got);
+	EXPECT_EQ(st1.grp[GRP_LRU].seq - st0.grp[GRP_LRU].seq, got);
+	pthread_mutex_lock(&self->sub.lock);
+	for (i = 0; i < self->sub.nr; i++) {
+		const struct evrec *e = &self->sub.recs[i];
+
+		EXPECT_EQ(MEMWALK_EV_LRU_SAMPLE, e->type);
+		EXPECT_EQ(MEMWALK_LEG_SAMPLER, e->leg);
+		EXPECT_EQ(nodes, e->nr_nodes);
+		EXPECT_FALSE(e->has_pid);
+		if (prev)
+			EXPECT_EQ(prev + 1, e->seq);
+		prev = e->seq;
+	}
+	pthread_mutex_unlock(&self->sub.lock);
+	/* Stopped: no sample after. */
+	msleep(400);
+	ASSERT_EQ(0, status_get(&st));
+	EXPECT_EQ(st1.grp[GRP_LRU].seq, st.grp[GRP_LRU].seq);
+}
+
+/* ---- overflow and unload ----------------------------------------------------------- */
+
+/*
+ * With one event per CPU between deliveries, a flood of memcg reclaim
+ * overflows.  Every loss is counted and reported: the seqs that never
+ * came == the LOST totals == the module's drop counters, in the test's
+ * subscriber and in the client's summary.
+ */
+TEST_F_TIMEOUT(events, overflow_counted_and_reported, 150)
+{
+	const char *argv[] = { mw_client_path(), "events", "--reclaim", NULL };
+	static char err[8192];
+	struct status st0, st1;
+	struct summary sum;
+	struct mw_run r;
+	uint64_t got, missing, drops;
+	pid_t pid;
+	int status;
+
+	NEED_SWAP();
+	ASSERT_EQ(0, module_unload(&r)) TH_LOG("rmmod: %s", r.err);
+	ASSERT_EQ(0, module_load(&r, "buffer_events=1")) TH_LOG("insmod: %s", r.err);
+	ASSERT_EQ(1, param("buffer_events"));
+	ASSERT_EQ(0, cg_create("mwev_flood", 8 * MiB, true));
+
+	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM));
+	ASSERT_EQ(0, bg_start(&self->client, argv));
+	self->have_client = true;
+	ASSERT_TRUE(bg_wait_for(&self->client, false, "TIME(s)", 5000)) TH_LOG("client did not start");
+	ASSERT_TRUE(settle(300, 20000));
+	ASSERT_EQ(0, status_get(&st0));
+	EXPECT_EQ(0, st0.drops_overflow + st0.drops_delivery) TH_LOG("losses before the flood");
+
+	pid = spawn_hog("mwev_flood", 32 * MiB, 0, 0);
+	ASSERT_LT(0, pid);
+	msleep(6000);
+	kill(pid, SIGKILL);
+	wait_child(pid, 10);
+	ASSERT_TRUE(settle(300, 20000));
+	ASSERT_EQ(0, status_get(&st1));
+
+	got = sub_wait(&self->sub, GRP_RECLAIM, st0.grp[GRP_RECLAIM].seq,
+		       st1.grp[GRP_RECLAIM].seq, 5000);
+	missing = st1.grp[GRP_RECLAIM].seq - st0.grp[GRP_RECLAIM].seq - got;
+	drops = st1.drops_overflow + st1.drops_delivery;
+	TH_LOG("%" PRIu64 " events recorded, %" PRIu64 " received, %" PRIu64 " missing; LOST %"
+	       PRIu64 "; module: %" PRIu64 " overflow (%" PRIu64 " by CPU), %" PRIu64 " delivery",
+	       st1.grp[GRP_RECLAIM].seq - st0.grp[GRP_RECLAIM].seq, got, missing,
+	       self->sub.lost[GRP_RECLAIM], st1.drops_overflow, st1.cpu_overflow,
+	       st1.drops_delivery);
+	EXPECT_LT(0, st1.grp[GRP_RECLAIM].overflow) TH_LOG("the flood did not overflow");
+	EXPECT_EQ(0, self->sub.enobufs[GRP_RECLAIM]);
+	EXPECT_EQ(missing, self->sub.lost[GRP_RECLAIM]);
+	EXPECT_EQ(st1.grp[GRP_RECLAIM].overflow + st1.grp[GRP_RECLAIM].delivery,
+		  self->sub.lost[GRP_RECLAIM]);
+	EXPECT_EQ(drops, self->sub.lost[GRP_RECLAIM]) TH_LOG("losses in other groups");
+	EXPECT_EQ(st1.drops_overflow, st1.cpu_overflow);
+	EXPECT_EQ(got, st1.grp[GRP_RECLAIM].sent - st0.grp[GRP_RECLAIM].sent);
+
+	/* The client: same counts, exit 0 on SIGINT. */
+	status = bg_stop(&self->client, SIGINT, 10);
+	self->have_client = false;
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) TH_LOG("client status %#x", status);
+	bg_read(self->client.err, err, sizeof(err));
+	ASSERT_TRUE(parse_summary(err, &sum)) TH_LOG("stderr: %s", err);
+	EXPECT_EQ(0, sum.overflows);
+	EXPECT_EQ(self->sub.lost[GRP_RECLAIM], sum.lost);
+	EXPECT_EQ(missing, sum.missing);
+	EXPECT_EQ(got, sum.events);
+}
+
+/*
+ * rmmod while reclaim events pour in and two subscribers listen: the
+ * module goes cleanly (no splat: vm-run.sh reads dmesg), nlctrl tells the
+ * subscribers the family is gone, the client says so and exits 2.
+ */
+TEST_F_TIMEOUT(events, rmmod_during_flood, 120)
+{
+	const char *argv[] = { mw_client_path(), "events", "--json", NULL };
+	static char err[8192];
+	struct mw_run r;
+	uint64_t before;
+	pid_t pid;
+	int status, i;
+
+	NEED_SWAP();
+	ASSERT_EQ(0, cg_create("mwev_flood", 8 * MiB, true));
+	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM | 1u << GRP_OOM));
+	ASSERT_EQ(0, bg_start(&self->client, argv));
+	self->have_client = true;
+	msleep(500);
+
+	pid = spawn_hog("mwev_flood", 32 * MiB, 0, 0);
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 100 && !self->sub.nr; i++)
+		msleep(50);
+	ASSERT_LT(0, self->sub.nr) TH_LOG("no events from the flood");
+	msleep(1000);
+	ASSERT_EQ(0, module_unload(&r)) TH_LOG("rmmod: %s", r.err);
+	before = self->sub.nr;
+
+	for (i = 0; i < 100 && !self->sub.family_gone; i++)
+		msleep(50);
+	EXPECT_TRUE(self->sub.family_gone) TH_LOG("no CTRL_CMD_DELFAMILY for memwalk");
+	status = bg_stop(&self->client, 0, 10);
+	self->have_client = false;
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) TH_LOG("client status %#x", status);
+	bg_read(self->client.err, err, sizeof(err));
+	EXPECT_NE(NULL, strstr(err, "the memwalk module was unloaded")) TH_LOG("stderr: %s", err);
+
+	/* Nothing more comes, and the flood goes on without the module. */
+	msleep(500);
+	EXPECT_EQ(before, self->sub.nr);
+	EXPECT_EQ(0, waitpid(pid, &status, WNOHANG)) TH_LOG("the flood died with the module");
+	kill(pid, SIGKILL);
+	wait_child(pid, 10);
+
+	ASSERT_EQ(0, module_load(&r, NULL)) TH_LOG("insmod: %s", r.err);
+	EXPECT_EQ(128, param("buffer_events"));
+}
+
+TEST_HARNESS_MAIN
