@@ -21,42 +21,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset MEMWALK_EVENTS_REPLAY
 
-n=0
-failed=0
-
-run() {
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-t() {
-	n=$((n + 1))
-	why=
-	if "$2"; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		echo "#   $why"
-		echo "#   exit status: ${rc-}"
-		sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null | head -n 40
-		sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null | head -n 20
-	fi
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-fail() {
-	why=$1
-	return 1
-}
-
-expect_rc() {
-	[ "$rc" -eq "$1" ] || fail "expected exit status $1"
-}
+. "$here/tap.sh"
 
 stderr_has() {
 	grep -qF -- "$1" "$tmp/err" || fail "stderr lacks '$1'"
@@ -423,6 +388,4 @@ fi
 t "events: text form of the stream" test_replay_text
 t "events: the end of the stream ends the run" test_eof
 
-echo "1..$n"
-[ "$failed" -eq 0 ] || echo "# $failed of $n tests failed"
-[ "$failed" -eq 0 ]
+tap_end

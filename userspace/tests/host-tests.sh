@@ -28,44 +28,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 unset MEMWALK_DEVICE
 
-n=0
-failed=0
-
-# run CMD...: leaves $tmp/out, $tmp/err and $rc
-run() {
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# t DESCRIPTION FUNCTION: one TAP line; on failure, why and the last run
-t() {
-	n=$((n + 1))
-	why=
-	if "$2"; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		echo "#   $why"
-		echo "#   exit status: ${rc-}"
-		sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null
-		sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null
-	fi
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-fail() {
-	why=$1
-	return 1
-}
-
-expect_rc() {
-	[ "$rc" -eq "$1" ] || fail "expected exit status $1"
-}
+. "$here/tap.sh"
 
 stderr_one_line() {
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "expected exactly one line on stderr"
@@ -885,6 +848,4 @@ t "PID (fake device): taken again when the address space changes" test_fake_retr
 t "PID and translate (fake device): errno mapping and exit status" test_fake_errors
 t "translate (fake device): levels decoded, VMA and page" test_fake_translate
 
-echo "1..$n"
-[ "$failed" -eq 0 ] || echo "# $failed of $n tests failed"
-[ "$failed" -eq 0 ]
+tap_end
