@@ -34,7 +34,7 @@ void mw_why_set(struct mw_why *why, const char *fmt, ...)
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
 #define MW_VMA_KNOWN_FLAGS	((MEMWALK_VMA_FILE << 1) - 1)
 #define MW_RUN_KNOWN_FLAGS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
-				 ((MEMWALK_RUN_MIGRATION_WRITE << 1) - \
+				 ((MEMWALK_RUN_FOLIO_DIRTY << 1) - \
 				  MEMWALK_RUN_WRITE) | MEMWALK_RUN_SWAP_TYPE_MASK)
 /* folio_flags: the kpageflags bits the header names, and memwalk's own. */
 #define MW_KPF_BITS		((1U << MEMWALK_KPF_LOCKED) | \
