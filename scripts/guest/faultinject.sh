@@ -44,8 +44,8 @@ if [ ! -d "$DBG/failslab" ] || [ ! -d "$DBG/fail_page_alloc" ]; then
 	echo "not ok - fault injection: failslab/fail_page_alloc missing (debug kernel expected)"
 else
 	# --- module load under failing allocations ---------------------------
-	fi_set failslab 20 Y
-	fi_set fail_page_alloc 10 Y
+	fi_set failslab 3 Y
+	fi_set fail_page_alloc 2 Y
 	loaded=0 failed=0 bad=0
 	i=0
 	while [ $i -lt "$FI_ROUNDS" ]; do
