@@ -114,6 +114,9 @@ vm_suite() {
 	MW_VM_APPEND=${MW_SUITE_APPEND-"hugepages=16 transparent_hugepage=madvise"} \
 	MW_VM_FILES="$(echo "$MW_TOP"/scripts/guest/{selftests,kmemleak,faultinject}.sh)" \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$script" "$name" 2>>"$log" | tee -a "$log"
+	# The harness always judges the guest; no verdict is a failure too.
+	grep -Eq "^\[$line\] (not )?ok - $name: guest (ran|did not finish)" "$log" ||
+		say "not ok - VM suite on $line: the harness gave no verdict (see $log)"
 }
 
 # The VM suite's modules: zram (swap), ext4 for a disk-backed page cache, and
