@@ -8,6 +8,7 @@ kmemleak_begin
 export MEMWALK_CYCLES=20
 export MEMWALK_FUZZ_SECONDS=30
 export MEMWALK_STRESS_SECONDS=20
+export MEMWALK_EVENTS_NO_PRESSURE=1
 . /etc/memwalk/selftests.sh
 [ -f /etc/memwalk/faultinject.sh ] && . /etc/memwalk/faultinject.sh
 kmemleak_end
