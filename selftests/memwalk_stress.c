@@ -61,6 +61,8 @@ struct counters {
 	unsigned long loads;
 	unsigned long busy_unloads;
 	unsigned long errnos[64];
+	int hold_off;		/* modload: clients, stay closed */
+	int open_fds;		/* clients holding /dev/memwalk */
 	char first_bad[160];
 };
 
@@ -256,17 +258,24 @@ static void client_loop(uint64_t seed, const pid_t *targets, bool reopen)
 
 	for (;;) {
 		if (fd < 0) {
+			/* The reload loop asks for a moment with no fd open. */
+			if (__atomic_load_n(&ctr->hold_off, __ATOMIC_ACQUIRE)) {
+				usleep(2000);
+				continue;
+			}
+			__atomic_add_fetch(&ctr->open_fds, 1, __ATOMIC_ACQ_REL);
 			fd = open(MEMWALK_DEVICE_PATH, O_RDWR);
 			if (fd < 0) {
+				__atomic_sub_fetch(&ctr->open_fds, 1, __ATOMIC_ACQ_REL);
 				usleep(20000);
 				continue;
 			}
 		}
 		snapshot_pid(fd, targets[rnd_next(&seed) % NR_TARGETS], vbuf, vlen, rbuf, rlen);
-		/* Reloading needs moments when no client holds the device. */
 		if (reopen) {
 			close(fd);
 			fd = -1;
+			__atomic_sub_fetch(&ctr->open_fds, 1, __ATOMIC_ACQ_REL);
 			usleep(5000 + rnd_next(&seed) % 30000);
 		}
 	}
@@ -464,7 +473,19 @@ TEST_F_TIMEOUT(stress, modload, 900)
 		const char *ins[] = { "insmod", ko, NULL };
 		struct mw_run r;
 
-		/* Fails while a client holds an fd; that's the point. */
+		/*
+		 * Every other round, first ask the clients to close and wait
+		 * until none holds the device (however slow the kernel), so
+		 * reloads happen; otherwise rmmod races them and is refused
+		 * while an fd is open, which is the other half of the point.
+		 */
+		bool quiet = ctr->loads <= ctr->busy_unloads;
+
+		if (quiet) {
+			__atomic_store_n(&ctr->hold_off, 1, __ATOMIC_RELEASE);
+			while (__atomic_load_n(&ctr->open_fds, __ATOMIC_ACQUIRE) && now_s() < end + 60)
+				usleep(2000);
+		}
 		if (mw_run(&r, 0, rm) == 0 && mw_exit_code(&r) == 0) {
 			usleep(rnd_next(&s) % 20000);
 			ASSERT_EQ(0, mw_run(&r, 0, ins));
@@ -473,6 +494,7 @@ TEST_F_TIMEOUT(stress, modload, 900)
 		} else {
 			ctr->busy_unloads++;
 		}
+		__atomic_store_n(&ctr->hold_off, 0, __ATOMIC_RELEASE);
 		usleep(rnd_next(&s) % 50000);
 	}
 	kill_all(others, n);
