@@ -249,7 +249,14 @@ static inline bool mw_folio_huge_zero(struct folio *folio)
 #define MW_PG_HWPOISON_MASK	0UL
 #endif
 
+/*
+ * MW_KPF_FOLIO_WIDE: stable_page_flags() reads only folio-wide state but
+ * PG_hwpoison since 6.12, so most of it is read once per folio; on 6.1 it
+ * reads each page's own flags word.
+ */
 #if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
+#define MW_KPF_FOLIO_WIDE	1
+
 /* KPF_MMAP: page_mapped() is folio_mapped() since 6.12, gone by 7.x. */
 static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
 {
@@ -293,6 +300,8 @@ static inline int mw_page_mapcount(struct folio *folio, struct page *page)
 #endif
 }
 #else
+#define MW_KPF_FOLIO_WIDE	0
+
 static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
 {
 	return !PageSlab(page) && page_mapped(page);

@@ -84,6 +84,9 @@ typedef int (*memwalk_entry_fn)(struct memwalk_walk *w,
  * @table: an upper-level entry (PGD..PMD) that points to a table, and with
  *	want_none also a none one; mmap_lock held, no page-table lock
  * @pte_entry: a PTE; mmap_lock, RCU and the PTE table's lock held
+ * @pte_range: instead of @pte_entry, several PTEs of one table at once:
+ *	[e->addr, e->end) in e->pte_table (e->val and e->index unset);
+ *	the same locks held; it sets w->next when it stops inside
  * @pmd_entry: a PMD leaf (THP, devmap) or non-present PMD (migration);
  *	mmap_lock and the PMD lock held
  * @pud_entry: a PUD leaf outside hugetlb; mmap_lock and the PUD lock held
@@ -100,6 +103,7 @@ struct memwalk_walk_ops {
 		   unsigned long start, unsigned long end);
 	memwalk_entry_fn table;
 	memwalk_entry_fn pte_entry;
+	memwalk_entry_fn pte_range;
 	memwalk_entry_fn pmd_entry;
 	memwalk_entry_fn pud_entry;
 	memwalk_entry_fn hugetlb_entry;
@@ -145,14 +149,33 @@ int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		     unsigned long start, unsigned long end);
 
 /* pageinfo.c: what an entry maps, as struct memwalk_page_run fields. */
+
+/* The folio met last and its state, valid under one page-table lock. */
+struct memwalk_folio_cache {
+	struct folio *folio;
+	unsigned long seq;	/* the lock_seq it was read under */
+	unsigned long first_pfn;
+	unsigned long nr;
+	bool zero;		/* a zero page: no anon/file/mapcount */
+	u32 flags;		/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY */
+	/* With MEMWALK_SNAP_FOLIO only (kpf: if MW_KPF_FOLIO_WIDE) */
+	u32 kpf;		/* kpageflags() but KPF_HWPOISON */
+	u32 refcount;
+	u32 nid;
+	u8 order;
+	s8 lru_gen;
+};
+
 struct memwalk_decoder {
 	struct vm_area_struct *vma;
 	bool folio;		/* fill the folio fields (MEMWALK_SNAP_FOLIO) */
+	bool entry_only;	/* read entries only (MEMWALK_SNAP_ENTRY_ONLY) */
 	bool hide_pfn;		/* PFNs and swap offsets read as 0 */
 	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
 	const struct folio *part_folio;
 	unsigned long part_seq;
 	bool part_result;
+	struct memwalk_folio_cache fc;
 };
 
 typedef int (*memwalk_emit_fn)(void *ctx, const struct memwalk_page_run *run);
@@ -163,6 +186,12 @@ void memwalk_decode_page(struct memwalk_decoder *d,
 int memwalk_decode_entry(struct memwalk_decoder *d,
 			 struct memwalk_walk *w, const struct memwalk_entry *e,
 			 memwalk_emit_fn emit, void *ctx);
+int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
+			const struct memwalk_entry *e, memwalk_emit_fn emit,
+			void *ctx);
+bool memwalk_run_extends(const struct memwalk_decoder *d,
+			 const struct memwalk_page_run *a,
+			 const struct memwalk_page_run *b);
 bool memwalk_mglru_reported(void);
 
 /* vma.c: VMA records. */

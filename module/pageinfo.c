@@ -236,10 +236,21 @@ static u32 present_bits(pte_t pte)
 	return f;
 }
 
+/* Whether @pfn lies in the folio cached under the current lock hold. */
+static bool folio_cached(const struct memwalk_decoder *d,
+			 const struct memwalk_entry *e, unsigned long pfn)
+{
+	const struct memwalk_folio_cache *c = &d->fc;
+
+	return c->folio && c->seq == e->lock_seq && pfn - c->first_pfn < c->nr;
+}
+
 /*
  * The struct page behind a present entry, or NULL: what vm_normal_page()
  * (not exported) would give, conservatively, plus the zero pages, which
  * are reported (ZERO, with their flags) but never as anon/file/exclusive.
+ * A PFN in the folio met last under the same lock is in that folio: the
+ * lock keeps the folio mapped, so it is not split, freed or offlined.
  */
 static struct page *present_page(struct memwalk_decoder *d,
 				 const struct memwalk_entry *e, pte_t pte,
@@ -256,6 +267,12 @@ static struct page *present_page(struct memwalk_decoder *d,
 		return NULL;
 	if (mw_pte_devmap(pte))
 		return NULL;
+	if (folio_cached(d, e, pfn)) {
+		*zero = d->fc.zero;
+		if (!*zero && pte_special(pte))
+			return NULL;
+		return pfn_to_page(pfn);
+	}
 	page = pfn_to_online_page(pfn);
 	if (!page)
 		return NULL;
@@ -270,47 +287,95 @@ static struct page *present_page(struct memwalk_decoder *d,
 	return page;
 }
 
-/* Run fields that come from the page (present or migration entries). */
+/*
+ * The folio-level state of @folio into d->fc: the same for every page of
+ * the folio, so read once per folio and lock hold.
+ */
+static void folio_state(struct memwalk_decoder *d,
+			const struct memwalk_entry *e, struct folio *folio,
+			struct page *page, unsigned long pfn, bool zero)
+{
+	struct memwalk_folio_cache *c = &d->fc;
+
+	c->folio = folio;
+	c->seq = e->lock_seq;
+	c->first_pfn = folio_pfn(folio);
+	c->nr = folio_nr_pages(folio);
+	c->zero = zero;
+	c->flags = 0;
+	if (!zero) {
+		if (folio_test_anon(folio))
+			c->flags |= MEMWALK_RUN_ANON;
+		else
+			c->flags |= MEMWALK_RUN_FILE;
+		/* Swap-backed page cache is shmem/tmpfs. */
+		if (!folio_test_anon(folio) && folio_test_swapbacked(folio))
+			c->flags |= MEMWALK_RUN_SHMEM;
+		if (folio_test_dirty(folio))
+			c->flags |= MEMWALK_RUN_FOLIO_DIRTY;
+	}
+	if (!d->folio)
+		return;
+	c->refcount = max(folio_ref_count(folio), 0);
+	c->nid = folio_nid(folio);
+	c->order = folio_order(folio);
+	c->lru_gen = folio_gen_age(folio);
+	if (MW_KPF_FOLIO_WIDE)
+		c->kpf = kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
+}
+
+/*
+ * Run fields that come from the page (present or migration entries):
+ * the folio's from d->fc, the page's own (mapcount, and kpageflags, which
+ * on 6.1 come from the page's flags) for every page.  Only a present
+ * entry's folio stays in d->fc past this call.
+ */
 static void page_fields(struct memwalk_decoder *d,
 			const struct memwalk_entry *e, struct page *page,
 			unsigned long pfn, unsigned long addr, bool zero,
 			bool present, struct memwalk_page_run *run)
 {
-	struct folio *folio = page_folio(page);
+	struct memwalk_folio_cache *c = &d->fc;
+	struct folio *folio;
 	int mapcount = 0;
 
+	if (present && folio_cached(d, e, pfn))
+		folio = c->folio;
+	else
+		folio = page_folio(page);
+	if (folio != c->folio || c->seq != e->lock_seq)
+		folio_state(d, e, folio, page, pfn, zero);
+
 	if (!zero) {
-		if (folio_test_anon(folio))
-			run->flags |= MEMWALK_RUN_ANON;
-		else
-			run->flags |= MEMWALK_RUN_FILE;
-		/* Swap-backed page cache is shmem/tmpfs. */
-		if (!folio_test_anon(folio) && folio_test_swapbacked(folio))
-			run->flags |= MEMWALK_RUN_SHMEM;
+		run->flags |= c->flags;
 		mapcount = mw_page_mapcount(folio, page);
 		if (present && mapcount == 1)
 			run->flags |= MEMWALK_RUN_EXCLUSIVE;
-		if (folio_test_dirty(folio))
-			run->flags |= MEMWALK_RUN_FOLIO_DIRTY;
 	}
-	if (!d->folio)
-		return;
-
-	run->folio_flags = kpageflags(folio, page, pfn);
-	if (folio_test_large(folio) && present) {
-		if (e->level == MEMWALK_PGT_PMD) {
-			run->folio_flags |= FOLIO(PMD_MAPPED);
-		} else if (e->level == MEMWALK_PGT_PTE) {
-			run->folio_flags |= FOLIO(PTE_MAPPED);
-			if (folio_partial(d, e, folio, pfn, addr))
-				run->folio_flags |= FOLIO(PARTIAL);
+	if (d->folio) {
+		if (!MW_KPF_FOLIO_WIDE)
+			run->folio_flags = kpageflags(folio, page, pfn);
+		else if (mw_kpf_hwpoison(folio, page))
+			run->folio_flags = c->kpf | KPF(HWPOISON);
+		else
+			run->folio_flags = c->kpf;
+		if (folio_test_large(folio) && present) {
+			if (e->level == MEMWALK_PGT_PMD) {
+				run->folio_flags |= FOLIO(PMD_MAPPED);
+			} else if (e->level == MEMWALK_PGT_PTE) {
+				run->folio_flags |= FOLIO(PTE_MAPPED);
+				if (folio_partial(d, e, folio, pfn, addr))
+					run->folio_flags |= FOLIO(PARTIAL);
+			}
 		}
+		run->mapcount = max(mapcount, 0);
+		run->refcount = c->refcount;
+		run->nid = c->nid;
+		run->order = c->order;
+		run->lru_gen = c->lru_gen;
 	}
-	run->mapcount = max(mapcount, 0);
-	run->refcount = max(folio_ref_count(folio), 0);
-	run->nid = folio_nid(folio);
-	run->order = folio_order(folio);
-	run->lru_gen = folio_gen_age(folio);
+	if (!present)
+		c->folio = NULL;
 }
 
 static void decode_present(struct memwalk_decoder *d,
@@ -323,6 +388,11 @@ static void decode_present(struct memwalk_decoder *d,
 
 	run->flags |= MEMWALK_STATE_PRESENT | present_bits(pte);
 	run->pfn = pfn;
+	if (d->entry_only) {
+		if (is_zero_pfn(pfn))
+			run->flags |= MEMWALK_RUN_ZERO;
+		return;
+	}
 	page = present_page(d, e, pte, pfn, &zero);
 	if (zero)
 		run->flags |= MEMWALK_RUN_ZERO;
@@ -372,6 +442,8 @@ static void decode_leaf(struct memwalk_decoder *d,
 	}
 	pfn = mw_leaf_pfn(leaf) + idx;
 	run->pfn = pfn;
+	if (d->entry_only)
+		return;
 	/* Device-private PFNs are ZONE_DEVICE: no online page. */
 	page = pfn_to_online_page(pfn);
 	if (page)
@@ -410,17 +482,150 @@ void memwalk_decode_page(struct memwalk_decoder *d,
 		run->pfn = 0;
 }
 
+static bool run_has_pfn(const struct memwalk_page_run *run)
+{
+	return (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_MARKER;
+}
+
+/**
+ * memwalk_run_extends() - whether @b continues the run @a
+ * @d: the decoder both were made by
+ * @a: a run
+ * @b: the run after it
+ *
+ * True when @b starts where @a ends, every field but start, pfn and
+ * nr_pages is equal, and (when PFNs are shown and the state has one) @b's
+ * PFN or swap offset follows @a's last one.
+ *
+ * Locking: none.
+ */
+bool memwalk_run_extends(const struct memwalk_decoder *d,
+			 const struct memwalk_page_run *a,
+			 const struct memwalk_page_run *b)
+{
+	if (a->start + ((u64)a->nr_pages << PAGE_SHIFT) != b->start)
+		return false;
+	if (a->flags != b->flags || a->folio_flags != b->folio_flags ||
+	    a->mapcount != b->mapcount || a->refcount != b->refcount ||
+	    a->nid != b->nid || a->order != b->order ||
+	    a->lru_gen != b->lru_gen)
+		return false;
+	if ((u64)a->nr_pages + b->nr_pages > U32_MAX)
+		return false;
+	if (!d->hide_pfn && run_has_pfn(a) && a->pfn + a->nr_pages != b->pfn)
+		return false;
+	return true;
+}
+
+/*
+ * Pages decoded but not yet emitted, merged into one run as they come,
+ * so @emit is called once per run rather than once per page.
+ */
+struct run_acc {
+	struct memwalk_page_run run;
+	bool have;
+};
+
+static int acc_add(struct memwalk_decoder *d, struct memwalk_walk *w,
+		   struct run_acc *acc, const struct memwalk_page_run *run,
+		   memwalk_emit_fn emit, void *ctx)
+{
+	int ret;
+
+	if (acc->have && memwalk_run_extends(d, &acc->run, run)) {
+		acc->run.nr_pages += run->nr_pages;
+		return 0;
+	}
+	if (acc->have) {
+		/* Refused: the walk resumes at the refused run's first page. */
+		w->next = acc->run.start;
+		ret = emit(ctx, &acc->run);
+		if (ret)
+			return ret;
+	}
+	acc->run = *run;
+	acc->have = true;
+	return 0;
+}
+
+static int acc_finish(struct memwalk_walk *w, struct run_acc *acc,
+		      unsigned long end, memwalk_emit_fn emit, void *ctx)
+{
+	int ret;
+
+	if (acc->have) {
+		w->next = acc->run.start;
+		ret = emit(ctx, &acc->run);
+		if (ret)
+			return ret;
+	}
+	w->next = end;
+	return 0;
+}
+
+/*
+ * How many pages after @addr (up to @end) under the PMD leaf @e continue
+ * @run, the run ending with @addr's page: pages of the folio cached for
+ * this lock hold differ from each other only in their own state (precise
+ * mapcount, and kpageflags where they come from the page), so only that
+ * is read for each.
+ */
+static unsigned long leaf_stretch(struct memwalk_decoder *d,
+				  const struct memwalk_entry *e,
+				  const struct memwalk_page_run *run,
+				  unsigned long addr, unsigned long end)
+{
+	const struct memwalk_folio_cache *c = &d->fc;
+	unsigned long pfn = leaf_pfn(e) + ((addr - e->entry_addr) >> PAGE_SHIFT);
+	unsigned long n, max = (end - addr) >> PAGE_SHIFT;
+	struct memwalk_page_run next;
+
+	if (e->level != MEMWALK_PGT_PMD || e->hugetlb || d->entry_only ||
+	    !pte_present(__pte(e->val)) || !folio_cached(d, e, pfn) || c->zero)
+		return 0;
+	next = *run;
+	for (n = 1; n < max; n++) {
+		struct page *page;
+		int mapcount;
+
+		if (!folio_cached(d, e, pfn + n))
+			break;
+		page = pfn_to_page(pfn + n);
+		mapcount = mw_page_mapcount(c->folio, page);
+		next.flags &= ~MEMWALK_RUN_EXCLUSIVE;
+		if (mapcount == 1)
+			next.flags |= MEMWALK_RUN_EXCLUSIVE;
+		if (d->folio) {
+			next.mapcount = max(mapcount, 0);
+			next.folio_flags = !MW_KPF_FOLIO_WIDE ?
+				kpageflags(c->folio, page, pfn + n) :
+				run->folio_flags & ~KPF(HWPOISON);
+			if (MW_KPF_FOLIO_WIDE && mw_kpf_hwpoison(c->folio, page))
+				next.folio_flags |= KPF(HWPOISON);
+			if (folio_test_large(c->folio))
+				next.folio_flags |= FOLIO(PMD_MAPPED);
+		}
+		if (next.flags != run->flags ||
+		    next.folio_flags != run->folio_flags ||
+		    next.mapcount != run->mapcount)
+			break;
+	}
+	return n - 1;
+}
+
 /**
  * memwalk_decode_entry() - describe every page @e maps in [e->addr, e->end)
  * @d: the decoder
  * @w: the walk; w->next is advanced past what @emit accepted
- * @e: the entry
+ * @e: the entry (a leaf above the PTE level, or one PTE)
  * @emit: called with runs in address order; a non-zero return stops
  * @ctx: for @emit
  *
- * A PTE is one page; a PMD leaf is decoded page by page (per-page mapcount
- * and, on 6.1, per-page flags differ); a hugetlb page as its first page
- * and then the rest at once (its state is the folio's).
+ * A PMD leaf is decoded page by page (per-page mapcount and, on 6.1,
+ * per-page flags differ; the folio's state is read once, and a page like
+ * the one before costs only its own state, see leaf_stretch()); a hugetlb
+ * page as its first page and then the rest at once (its state is the
+ * folio's), and in entry-only mode any leaf at once.
  *
  * Locking: as memwalk_decode_page().
  *
@@ -431,23 +636,159 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 			 memwalk_emit_fn emit, void *ctx)
 {
 	struct memwalk_page_run run;
-	unsigned long addr;
+	unsigned long addr, n;
+	struct run_acc acc;
 	int ret;
 
+	acc.have = false;
 	for (addr = e->addr; addr < e->end; addr += PAGE_SIZE) {
-		w->next = addr;
 		memwalk_decode_page(d, e, addr, &run);
 		if (!run.nr_pages)
-			return 0;
-		if (e->hugetlb && addr != e->entry_addr &&
+			break;
+		if ((d->entry_only || (e->hugetlb && addr != e->entry_addr)) &&
 		    addr + PAGE_SIZE < e->end) {
 			run.nr_pages = (e->end - addr) >> PAGE_SHIFT;
 			addr = e->end - PAGE_SIZE;
 		}
-		ret = emit(ctx, &run);
+		ret = acc_add(d, w, &acc, &run, emit, ctx);
 		if (ret)
 			return ret;
+		n = leaf_stretch(d, e, &acc.run, addr, e->end);
+		acc.run.nr_pages += n;
+		addr += n << PAGE_SHIFT;
 	}
-	w->next = e->end;
-	return 0;
+	return acc_finish(w, &acc, e->end, emit, ctx);
+}
+
+/* How a swap PTE's raw value changes from one swap slot to the next. */
+static unsigned long swap_pte_step(void)
+{
+	return pte_val(swp_entry_to_pte(swp_entry(0, 2))) -
+	       pte_val(swp_entry_to_pte(swp_entry(0, 1)));
+}
+
+/*
+ * Whether the PTE @v, right after @prev (the last page of @run), merely
+ * continues @run, so decoding it would give the same run fields: a swap
+ * entry for the next slot of the same device with the same bits, or in
+ * entry-only mode a present entry with all bits but the PFN equal and
+ * the next PFN (any PFN when PFNs are hidden).
+ */
+static bool pte_continues(const struct memwalk_decoder *d,
+			  const struct memwalk_page_run *run, pte_t prev,
+			  pte_t v, unsigned long addr)
+{
+	if (run->start + ((u64)run->nr_pages << PAGE_SHIFT) != addr ||
+	    run->nr_pages == U32_MAX)
+		return false;
+	if (!pte_present(v))
+		return (run->flags & MEMWALK_RUN_STATE_MASK) == MEMWALK_STATE_SWAP &&
+		       !d->hide_pfn &&
+		       pte_val(v) - pte_val(prev) == swap_pte_step();
+	if (!d->entry_only || !pte_present(prev) ||
+	    ((pte_val(v) ^ pte_val(prev)) & ~PTE_PFN_MASK))
+		return false;
+	if (is_zero_pfn(pte_pfn(v)) || (run->flags & MEMWALK_RUN_ZERO))
+		return false;
+	return d->hide_pfn || pte_pfn(v) == pte_pfn(prev) + 1;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) continue the run whose last page
+ * @v (the value at @pte) maps, judged by raw value alone: each must be the
+ * one before plus a step known to mean "the next swap slot, same bits"
+ * or, in entry-only mode, "the next PFN, same bits".  One load and one
+ * compare per PTE: this is what makes long runs cheap.
+ */
+static unsigned int pte_stretch(const struct memwalk_decoder *d,
+				const struct memwalk_page_run *run, pte_t v,
+				const pte_t *pte, unsigned int max)
+{
+	unsigned long pfn = pte_pfn(v);
+	u64 raw = pte_val(v), step;
+	bool present = pte_present(v);
+	unsigned int n;
+
+	if (d->hide_pfn || !max)
+		return 0;
+	if (present) {
+		if (!d->entry_only || (run->flags & MEMWALK_RUN_ZERO) ||
+		    pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
+			return 0;
+		step = PAGE_SIZE;
+	} else {
+		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP)
+			return 0;
+		step = swap_pte_step();
+	}
+	for (n = 0; n < max; n++) {
+		raw += step;
+		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
+			break;
+		if (present && is_zero_pfn(pfn + 1 + n))
+			break;
+	}
+	return n;
+}
+
+/**
+ * memwalk_decode_ptes() - describe the pages of a PTE table's range
+ * @d: the decoder
+ * @w: the walk; w->next is advanced past what @emit accepted
+ * @e: the range: e->pte_table the locked table, [e->addr, e->end) in it
+ * @emit: called with runs in address order; a non-zero return stops
+ * @ctx: for @emit
+ *
+ * One pass over the entries: none entries are skipped, the others merged
+ * into runs before @emit sees them; an entry that merely continues the
+ * run (see pte_continues()) is counted without decoding.
+ *
+ * Locking: under the PTE table's lock and RCU (walk.c), mmap_lock held.
+ *
+ * Return: 0, or what @emit returned, with w->next at the refused page.
+ */
+int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
+			const struct memwalk_entry *e, memwalk_emit_fn emit,
+			void *ctx)
+{
+	struct memwalk_entry pe = *e;
+	pte_t *pte = e->pte_table + pte_index(e->addr);
+	struct memwalk_page_run run;
+	pte_t prev = __pte(0);
+	struct run_acc acc;
+	unsigned long addr;
+	int ret;
+
+	acc.have = false;
+	for (addr = e->addr; addr != e->end; addr += PAGE_SIZE, pte++) {
+		pte_t v = ptep_get(pte);
+		unsigned int n;
+
+		if (pte_none(v))
+			continue;
+		if (acc.have && pte_continues(d, &acc.run, prev, v, addr)) {
+			acc.run.nr_pages++;
+		} else {
+			pe.addr = addr;
+			pe.end = addr + PAGE_SIZE;
+			pe.entry_addr = addr;
+			pe.val = pte_val(v);
+			pe.index = pte_index(addr);
+			memwalk_decode_page(d, &pe, addr, &run);
+			ret = acc_add(d, w, &acc, &run, emit, ctx);
+			if (ret)
+				return ret;
+		}
+		/* acc.run now ends with the page @v maps. */
+		prev = v;
+		n = pte_stretch(d, &acc.run, v, pte,
+				((e->end - addr) >> PAGE_SHIFT) - 1);
+		if (n) {
+			acc.run.nr_pages += n;
+			addr += (unsigned long)n << PAGE_SHIFT;
+			pte += n;
+			prev = ptep_get(pte);
+		}
+	}
+	return acc_finish(w, &acc, e->end, emit, ctx);
 }

@@ -10,10 +10,12 @@
  * VMA_BOUNCE_BYTES of VMA records and one name buffer per call, however
  * large the target or the caller's buffers.
  *
- * Run merging: a page joins the pending run when every field but start,
- * pfn and nr_pages is equal, it follows the run's last page, and (when
- * PFNs are shown and the state carries one) its PFN or swap offset
- * follows the run's last one.  The pending run is kept out of the bounce
+ * Run merging (memwalk_run_extends()): a page joins the pending run when
+ * every field but start, pfn and nr_pages is equal, it follows the run's
+ * last page, and (when PFNs are shown and the state carries one) its PFN
+ * or swap offset follows the run's last one.  The decoder merges what one
+ * entry or PTE range maps before handing it here; this merges across
+ * entries and ranges.  The pending run is kept out of the bounce
  * buffer until it cannot grow, and always has a reserved slot in the
  * caller's buffer, so what was accepted is always written.
  */
@@ -37,7 +39,8 @@ static_assert(sizeof(struct memwalk_vma) + MEMWALK_VMA_NAME_MAX + 8 <=
 	      VMA_BOUNCE_BYTES);
 
 #define SNAP_KNOWN_FLAGS	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | \
-				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
+				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN | \
+				 MEMWALK_SNAP_ENTRY_ONLY)
 
 struct snap {
 	struct memwalk_snapshot req;
@@ -67,28 +70,6 @@ struct snap {
 	char *namebuf;
 };
 
-static bool run_has_pfn(const struct memwalk_page_run *run)
-{
-	return (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_MARKER;
-}
-
-static bool runs_merge(const struct snap *s, const struct memwalk_page_run *a,
-		       const struct memwalk_page_run *b)
-{
-	if (a->start + ((u64)a->nr_pages << PAGE_SHIFT) != b->start)
-		return false;
-	if (a->flags != b->flags || a->folio_flags != b->folio_flags ||
-	    a->mapcount != b->mapcount || a->refcount != b->refcount ||
-	    a->nid != b->nid || a->order != b->order ||
-	    a->lru_gen != b->lru_gen)
-		return false;
-	if ((u64)a->nr_pages + b->nr_pages > U32_MAX)
-		return false;
-	if (!s->dec.hide_pfn && run_has_pfn(a) && a->pfn + a->nr_pages != b->pfn)
-		return false;
-	return true;
-}
-
 /* memwalk_emit_fn: one run (in address order) from the decoder. */
 static int snap_emit(void *ctx, const struct memwalk_page_run *run)
 {
@@ -96,7 +77,7 @@ static int snap_emit(void *ctx, const struct memwalk_page_run *run)
 
 	/* A run describes pages of one VMA: it never crosses into the next. */
 	if (s->have_pending && s->pending_vm_start == s->dec.vma->vm_start &&
-	    runs_merge(s, &s->pending, run)) {
+	    memwalk_run_extends(&s->dec, &s->pending, run)) {
 		s->pending.nr_pages += run->nr_pages;
 		return MEMWALK_WALK_CONTINUE;
 	}
@@ -125,6 +106,13 @@ static int snap_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
 	struct snap *s = w->private;
 
 	return memwalk_decode_entry(&s->dec, w, e, snap_emit, s);
+}
+
+static int snap_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
+{
+	struct snap *s = w->private;
+
+	return memwalk_decode_ptes(&s->dec, w, e, snap_emit, s);
 }
 
 /* Take back the last VMA record written (none of its pages were walked). */
@@ -216,7 +204,7 @@ static int snap_flush(struct memwalk_walk *w)
 
 static const struct memwalk_walk_ops snap_ops = {
 	.vma		= snap_vma,
-	.pte_entry	= snap_entry,
+	.pte_range	= snap_ptes,
 	.pmd_entry	= snap_entry,
 	.pud_entry	= snap_entry,
 	.hugetlb_entry	= snap_entry,
@@ -247,6 +235,10 @@ static int snap_check(const struct memwalk_snapshot *req)
 	if (req->flags & ~SNAP_KNOWN_FLAGS || req->__reserved)
 		return -EINVAL;
 	if (!(req->flags & (MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)))
+		return -EINVAL;
+	/* Folio state is read from the page, which entry-only never looks at. */
+	if ((req->flags & MEMWALK_SNAP_FOLIO) &&
+	    (req->flags & MEMWALK_SNAP_ENTRY_ONLY))
 		return -EINVAL;
 	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
 		return -EINVAL;
@@ -387,6 +379,7 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 		goto out_free;
 
 	s->dec.folio = s->req.flags & MEMWALK_SNAP_FOLIO;
+	s->dec.entry_only = s->req.flags & MEMWALK_SNAP_ENTRY_ONLY;
 	s->dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
 	ret = snap_alloc(s);
 	if (ret)

@@ -90,7 +90,7 @@
 #define HOLD_BUDGET_NS		(2 * NSEC_PER_MSEC)
 
 /* How often a PTE-table scan looks at the clock and for waiters. */
-#define PTES_PER_PAUSE_CHECK	64
+#define PTES_PER_PAUSE_CHECK	128
 
 /* Internal: the PMD changed under us, read it again. */
 #define WALK_RETRY		(-1000)
@@ -170,6 +170,37 @@ static bool pmd_is_table(pmd_t pmdv)
 	       !pmd_bad(pmdv);
 }
 
+/*
+ * ->pte_range over [addr, end) of the locked @table, PTES_PER_PAUSE_CHECK
+ * entries at a time, pausing between them as walk_pte_table() would.
+ */
+static int walk_pte_chunks(struct memwalk_walk *w, pte_t *table,
+			   unsigned long addr, unsigned long end)
+{
+	struct memwalk_entry e;
+	unsigned long next;
+	int ret;
+
+	entry_init(&e, MEMWALK_PGT_PTE, table, 0, 0, addr, end, PAGE_SIZE);
+	e.pte_table = table;
+	e.lock_seq = w->lock_seq;
+	for (;;) {
+		next = min(end, addr + PTES_PER_PAUSE_CHECK * PAGE_SIZE);
+		e.addr = addr;
+		e.end = next;
+		e.entry_addr = addr;
+		w->next = addr;
+		ret = w->ops->pte_range(w, &e);
+		if (ret || next == end)
+			return ret;
+		addr = next;
+		if (should_pause(w)) {
+			w->next = addr;
+			return MEMWALK_WALK_PAUSE;
+		}
+	}
+}
+
 /* The PTEs of [addr, end) in the table @pmd points to. */
 static int walk_pte_table(struct memwalk_walk *w, pmd_t *pmd,
 			  unsigned long addr, unsigned long end)
@@ -200,6 +231,11 @@ static int walk_pte_table(struct memwalk_walk *w, pmd_t *pmd,
 	}
 	w->lock_seq++;
 
+	if (ops->pte_range) {
+		lockdep_assert_held(ptl);
+		ret = walk_pte_chunks(w, table, addr, end);
+		goto unlock;
+	}
 	pte = table + pte_index(addr);
 	for (n = 0; addr != end; addr += PAGE_SIZE, pte++, n++) {
 		pte_t ptev;
@@ -222,7 +258,7 @@ static int walk_pte_table(struct memwalk_walk *w, pmd_t *pmd,
 		if (ret)
 			break;
 	}
-
+unlock:
 	spin_unlock(ptl);
 	rcu_read_unlock();
 	return ret;

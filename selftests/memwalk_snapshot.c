@@ -398,6 +398,9 @@ TEST_F(states, runs_inside_one_vma)
 	mw_snap_free(&s);
 	snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN, &s);
 	mw_snap_free(&s);
+	snap_all(_metadata, self->fd, self->t.pid,
+		 MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY, &s);
+	mw_snap_free(&s);
 }
 
 /* -- pages: pagemap ------------------------------------------------------ */
@@ -451,8 +454,9 @@ static uint64_t pagemap_expected(const struct mw_vma *v, const struct memwalk_pa
 }
 
 /* Compare every page of every VMA; returns the number of mismatches. */
-static size_t compare_pagemap(struct __test_metadata *_metadata, pid_t pid,
-			      const struct mw_snap *s, size_t *compared)
+static size_t compare_pagemap_but(struct __test_metadata *_metadata, pid_t pid,
+				  const struct mw_snap *s, size_t *compared,
+				  uint64_t ignored)
 {
 	size_t i, k, bad = 0, ri;
 	char buf[256];
@@ -477,6 +481,7 @@ static size_t compare_pagemap(struct __test_metadata *_metadata, pid_t pid,
 			if (ri < s->nr_runs && s->runs[ri].start <= addr)
 				r = &s->runs[ri];
 			want = pagemap_expected(v, r, addr, &mask);
+			mask &= ~ignored;
 			(*compared)++;
 			if (!((want ^ pm[k]) & mask))
 				continue;
@@ -490,6 +495,12 @@ static size_t compare_pagemap(struct __test_metadata *_metadata, pid_t pid,
 		free(pm);
 	}
 	return bad;
+}
+
+static size_t compare_pagemap(struct __test_metadata *_metadata, pid_t pid,
+			      const struct mw_snap *s, size_t *compared)
+{
+	return compare_pagemap_but(_metadata, pid, s, compared, 0);
 }
 
 TEST_F(states, pages_equal_pagemap)
@@ -516,6 +527,26 @@ TEST_F(states, pages_equal_pagemap_pte_only)
 		 MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES, &s);
 	bad = compare_pagemap(_metadata, self->t.pid, &s, &compared);
 	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu pages differ from pagemap", bad, compared);
+	mw_snap_free(&s);
+}
+
+/*
+ * Entry-only runs against pagemap: present, swap type/offset, PFN,
+ * soft-dirty and uffd-wp, everything but what needs the struct page
+ * (PM_FILE, PM_MMAP_EXCLUSIVE).
+ */
+TEST_F(states, pages_equal_pagemap_entry_only)
+{
+	size_t compared, bad;
+	struct mw_snap s;
+
+	SETUP_OK();
+	snap_all(_metadata, self->fd, self->t.pid,
+		 MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY, &s);
+	bad = compare_pagemap_but(_metadata, self->t.pid, &s, &compared,
+				  PM_FILE | PM_MMAP_EXCLUSIVE);
+	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu pages differ from pagemap", bad, compared);
+	EXPECT_LT(1000, compared);
 	mw_snap_free(&s);
 }
 
@@ -1429,8 +1460,14 @@ TEST_F(states, state_page_cache_disk)
 /* -- the same answer, asked differently --------------------------------------- */
 
 /* Both snapshots' pages, one by one; @no_pfn: @b has no PFNs, @pte_only: no folio state. */
-static void compare_pages(struct __test_metadata *_metadata, const struct mw_snap *a,
-			  const struct mw_snap *b, bool no_pfn, bool pte_only)
+/*
+ * Page by page, @b as @a with the PFNs hidden (@no_pfn), without folio
+ * state (@pte_only), and also without what the struct page tells, the
+ * huge zero page's ZERO included (@entry_only).
+ */
+static void compare_pages_as(struct __test_metadata *_metadata, const struct mw_snap *a,
+			     const struct mw_snap *b, bool no_pfn, bool pte_only,
+			     bool entry_only)
 {
 	struct memwalk_page_run *pa, *pb;
 	size_t na, nb, i, bad = 0;
@@ -1446,7 +1483,12 @@ static void compare_pages(struct __test_metadata *_metadata, const struct mw_sna
 
 		if (no_pfn)
 			want.pfn = 0;
-		if (pte_only) {
+		if (entry_only) {
+			want.flags &= ~MW_RUN_FROM_PAGE;
+			if (mw_run_level(&want) != MEMWALK_LEVEL_PTE)
+				want.flags &= ~MEMWALK_RUN_ZERO;
+		}
+		if (pte_only || entry_only) {
 			want.folio_flags = 0;
 			want.mapcount = 0;
 			want.refcount = 0;
@@ -1463,6 +1505,12 @@ static void compare_pages(struct __test_metadata *_metadata, const struct mw_sna
 	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu pages differ", bad, na);
 	free(pa);
 	free(pb);
+}
+
+static void compare_pages(struct __test_metadata *_metadata, const struct mw_snap *a,
+			  const struct mw_snap *b, bool no_pfn, bool pte_only)
+{
+	compare_pages_as(_metadata, a, b, no_pfn, pte_only, false);
 }
 
 static void compare_vmas(struct __test_metadata *_metadata, const struct mw_snap *a,
@@ -1578,6 +1626,25 @@ TEST_F(states, flag_pte_only)
 	snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES, &b);
 	compare_vmas(_metadata, &a, &b);
 	compare_pages(_metadata, &a, &b, false, true);
+	mw_snap_free(&a);
+	mw_snap_free(&b);
+}
+
+/*
+ * Entry-only: the same pages as the full walk in the same states, with
+ * what the struct page tells (and the huge zero page's ZERO) left out.
+ */
+TEST_F(states, flag_entry_only)
+{
+	struct mw_snap a, b;
+
+	SETUP_OK();
+	snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL, &a);
+	snap_all(_metadata, self->fd, self->t.pid,
+		 MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY, &b);
+	compare_vmas(_metadata, &a, &b);
+	compare_pages_as(_metadata, &a, &b, false, false, true);
+	EXPECT_GE(a.nr_runs, b.nr_runs) TH_LOG("entry-only runs cannot be narrower");
 	mw_snap_free(&a);
 	mw_snap_free(&b);
 }
@@ -2305,7 +2372,7 @@ TEST_F(snap, run_buf_too_small_enospc)
 
 TEST_F(snap, flags_unknown_einval)
 {
-	const uint32_t bad[] = { MEMWALK_SNAP_NO_PFN << 1, 1U << 31 };
+	const uint32_t bad[] = { MEMWALK_SNAP_ENTRY_ONLY << 1, 1U << 31 };
 	unsigned int i;
 
 	SETUP_OK();
@@ -2313,6 +2380,14 @@ TEST_F(snap, flags_unknown_einval)
 		self->arg.flags = MEMWALK_SNAP_ALL | bad[i];
 		EXPECT_EQ(EINVAL, snap_errno(self->fd, &self->arg)) TH_LOG("flags %#x", bad[i]);
 	}
+}
+
+/* Folio state comes from the page, which entry-only mode never reads. */
+TEST_F(snap, flags_entry_only_with_folio_einval)
+{
+	SETUP_OK();
+	self->arg.flags = MEMWALK_SNAP_ALL | MEMWALK_SNAP_ENTRY_ONLY;
+	EXPECT_EQ(EINVAL, snap_errno(self->fd, &self->arg));
 }
 
 /* Neither VMAs nor pages asked for. */

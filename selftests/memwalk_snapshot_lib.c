@@ -415,7 +415,27 @@ static int check_run(const struct memwalk_page_run *r, uint32_t flags,
 			   mw_run_str(r, buf, sizeof(buf)));
 		return -1;
 	}
+	if ((flags & MEMWALK_SNAP_ENTRY_ONLY) && (r->flags & MW_RUN_FROM_PAGE)) {
+		mw_why_set(why, "page-derived flags with MEMWALK_SNAP_ENTRY_ONLY: %s",
+			   mw_run_str(r, buf, sizeof(buf)));
+		return -1;
+	}
 	return 0;
+}
+
+/* Whether the module's merge rule (memwalk_run_extends()) joins @a and @b. */
+static bool runs_would_merge(const struct memwalk_page_run *a,
+			     const struct memwalk_page_run *b, uint32_t flags)
+{
+	if (a->flags != b->flags || a->folio_flags != b->folio_flags ||
+	    a->mapcount != b->mapcount || a->refcount != b->refcount ||
+	    a->nid != b->nid || a->order != b->order || a->lru_gen != b->lru_gen)
+		return false;
+	if ((uint64_t)a->nr_pages + b->nr_pages > UINT32_MAX)
+		return false;
+	return (flags & MEMWALK_SNAP_NO_PFN) ||
+	       mw_run_state(a) == MEMWALK_STATE_MARKER ||
+	       a->pfn + a->nr_pages == b->pfn;
 }
 
 /*
@@ -521,7 +541,12 @@ int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
 	}
 
 	for (i = 0; i < arg->nr_runs; i++) {
+		static struct memwalk_page_run last;
+		static bool have_last;
 		char buf[256];
+
+		if (!i)
+			have_last = false;
 
 		memset(&run, 0, sizeof(run));
 		memcpy(&run, (const char *)rbuf + i * arg->run_size, sizeof(run));
@@ -554,6 +579,16 @@ int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
 				   mw_run_str(r, buf, sizeof(buf)));
 			return -1;
 		}
+		/* Strict: alike neighbours in one VMA must have been one run. */
+		if (mw_strict_runs && have_last && mw_run_end(&last) == r->start &&
+		    last.start >= vmas[vi]->start &&
+		    runs_would_merge(&last, r, arg->flags)) {
+			mw_why_set(why, "%s: should have merged with the run before it",
+				   mw_run_str(r, buf, sizeof(buf)));
+			return -1;
+		}
+		last = *r;
+		have_last = true;
 		if (vmas[vi]->end < mw_run_end(r)) {
 			size_t k = vi;
 

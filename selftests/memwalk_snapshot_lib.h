@@ -63,6 +63,11 @@ void mw_why_set(struct mw_why *why, const char *fmt, ...)
 				 (1U << MEMWALK_FOLIO_WORKINGSET))
 #define MW_FOLIO_KNOWN_FLAGS	(MW_KPF_BITS | MW_FOLIO_OWN_BITS)
 
+/* Run flags only a look at the struct page gives (none in entry-only mode). */
+#define MW_RUN_FROM_PAGE	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM | \
+				 MEMWALK_RUN_EXCLUSIVE | MEMWALK_RUN_SPECIAL | \
+				 MEMWALK_RUN_FOLIO_DIRTY)
+
 /* /proc/kpageflags bits the header has no number for. */
 #define MW_KPF_COMPOUND_HEAD	15
 #define MW_KPF_COMPOUND_TAIL	16

@@ -73,16 +73,17 @@ struct memwalk_info {
  * walk is complete, so "until walk_end == end" holds there too.
  *
  * Without MEMWALK_SNAP_FOLIO, runs have folio_flags, mapcount, refcount,
- * nid and order 0 and lru_gen -1; flags are complete either way.  The
+ * nid and order 0 and lru_gen -1; flags are complete either way (but see
+ * MEMWALK_SNAP_ENTRY_ONLY).  The
  * SOFT_DIRTY run flag is the entry's own bit (pagemap also ORs in the
  * VMA's, reported as MEMWALK_VMA_SOFTDIRTY).  An opener without
  * CAP_SYS_ADMIN (the module's lab_mode) gets pfn 0 in every run.
  *
  * Errors: EINVAL (size below VER0, unknown flags, __reserved set, neither
- * VMAS nor PAGES, start/end not page aligned, start >= end with end != 0,
- * end beyond user space); E2BIG (size above a page, non-zero unknown
- * tail); ESRCH (no such pid, or a process without memory: kernel thread,
- * exited; as process_vm_readv()); EACCES (lab mode: not the opener's, or
+ * VMAS nor PAGES, FOLIO with ENTRY_ONLY, start/end not page aligned,
+ * start >= end with end != 0, end beyond user space); E2BIG (size above a
+ * page, non-zero unknown tail); ESRCH (no such pid, or a process without
+ * memory: kernel thread, exited; as process_vm_readv()); EACCES (lab mode: not the opener's, or
  * not dumpable); EFAULT (a requested buffer with a non-zero length but a
  * NULL address, or a write to a buffer faulted; buffers are only written
  * when a record goes there); ENOSPC; EINTR (fatal signal); ENOMEM.
@@ -92,6 +93,14 @@ struct memwalk_info {
 #define MEMWALK_SNAP_FOLIO	(1U << 2)	/* runs carry folio state; else PTE only */
 /* Runs carry no PFN or swap offset and merge wider; set on return when hidden (lab mode). */
 #define MEMWALK_SNAP_NO_PFN	(1U << 3)
+/*
+ * Runs say only what the page-table entries say (state, PTE bits, level,
+ * PFN or swap entry, ZERO for the 4K zero page): no struct page is read,
+ * so ANON, FILE, SHMEM, EXCLUSIVE, SPECIAL and FOLIO_DIRTY are never set
+ * and the huge zero page is not told apart.  The fastest mode, for "what
+ * is mapped where"; not with MEMWALK_SNAP_FOLIO (EINVAL).
+ */
+#define MEMWALK_SNAP_ENTRY_ONLY	(1U << 4)
 #define MEMWALK_SNAP_ALL	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_FOLIO)
 
 struct memwalk_snapshot {
