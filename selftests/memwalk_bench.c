@@ -5,8 +5,12 @@
  * mixed states: untouched anon, populated 4K anon, THP (MADV_HUGEPAGE,
  * 2 MiB aligned), swapped out (MADV_PAGEOUT), and a page-cache file.
  *
- *   full:     memwalk with folio state  vs  pagemap + /proc/kpageflags
- *   PTE-only: memwalk without folio state  vs  pagemap alone, PAGEMAP_SCAN
+ *   full:       memwalk with folio state  vs  pagemap + /proc/kpageflags
+ *               (one pread per PFN, as page-types does)
+ *   no-folio:   memwalk without folio state (entry + anon/file/exclusive,
+ *               what pagemap says)  vs  pagemap alone
+ *   PTE-only:   memwalk entry-only (MEMWALK_SNAP_ENTRY_ONLY: what the
+ *               entries say, no struct page read)  vs  pagemap, PAGEMAP_SCAN
  *
  * Every measurement is the best of MEMWALK_BENCH_REPS (default 5) runs.
  * Under TCG only the ratios mean anything; absolute times are printed for
@@ -266,8 +270,9 @@ int main(void)
 	size_t total = (mib_s ? atol(mib_s) : 512) << 20;
 	int reps = reps_s ? atoi(reps_s) : 5;
 	struct region reg[5];
-	struct mw_result full, pte, thp_mw;
-	double t_full = 0, t_pte = 0, t_pm = 0, t_pmkpf = 0, t_scan = 0, t;
+	struct mw_result full, nofolio, pte, ptenp, thp_mw;
+	double t_full = 0, t_nofolio = 0, t_pte = 0, t_ptenp = 0, t_pm = 0, t_pmkpf = 0;
+	double t_scan = 0, t;
 	uint64_t b_pm = 0, b_pmkpf = 0, b_scan = 0, b_thp_pm = 0, start, end;
 	int pipefd[2], fd, kpf;
 	pid_t pid;
@@ -292,8 +297,15 @@ int main(void)
 	       total >> 20, (unsigned long long)start, (unsigned long long)end, reps);
 
 	BEST((full = memwalk_snapshot(fd, pid, start, end, MEMWALK_SNAP_ALL)).secs, t_full);
+	BEST((nofolio = memwalk_snapshot(fd, pid, start, end,
+					 MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)).secs, t_nofolio);
 	BEST((pte = memwalk_snapshot(fd, pid, start, end,
-				     MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)).secs, t_pte);
+				     MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+				     MEMWALK_SNAP_ENTRY_ONLY)).secs, t_pte);
+	BEST((ptenp = memwalk_snapshot(fd, pid, start, end,
+				       MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+				       MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_NO_PFN)).secs,
+	     t_ptenp);
 	BEST(pagemap_read(pid, start, end, kpf, &b_pmkpf), t_pmkpf);
 	BEST(pagemap_read(pid, start, end, -1, &b_pm), t_pm);
 	t = pagemap_scan(pid, start, end, &b_scan);
@@ -306,11 +318,17 @@ int main(void)
 
 	printf("full snapshot, memwalk vs pagemap+kpageflags: %.1fx faster (%.3f s vs %.3f s)\n",
 	       t_pmkpf / t_full, t_full, t_pmkpf);
+	printf("no-folio, memwalk vs pagemap:                 %.1fx faster (%.3f s vs %.3f s)\n",
+	       t_pm / t_nofolio, t_nofolio, t_pm);
 	printf("PTE-only, memwalk vs pagemap:                 %.1fx faster (%.3f s vs %.3f s)\n",
 	       t_pm / t_pte, t_pte, t_pm);
-	if (t_scan > 0)
+	if (t_scan > 0) {
 		printf("PTE-only, memwalk vs PAGEMAP_SCAN:            %.2fx (%.3f s vs %.3f s)\n",
 		       t_scan / t_pte, t_pte, t_scan);
+		/* PAGEMAP_SCAN reports category regions, no PFNs: so does this. */
+		printf("PTE-only without PFNs vs PAGEMAP_SCAN:        %.2fx (%.3f s vs %.3f s)\n",
+		       t_scan / t_ptenp, t_ptenp, t_scan);
+	}
 	else
 		printf("PTE-only, memwalk vs PAGEMAP_SCAN:            n/a (kernel has no PAGEMAP_SCAN)\n");
 	printf("output per GiB mapped: memwalk %.0f B, pagemap %.0f B, pagemap+kpageflags %.0f B%s\n",
@@ -321,8 +339,33 @@ int main(void)
 	       (double)b_thp_pm / thp_mw.bytes);
 	printf("longest mmap_lock hold: %.3f ms (%llu lock drops in a full snapshot)\n",
 	       full.max_lock_ns / 1e6, (unsigned long long)full.lock_drops);
-	printf("runs in a full snapshot: %llu for %zu pages\n",
-	       (unsigned long long)full.runs, total / psz);
+	printf("runs: full %llu, no-folio %llu, PTE-only %llu (%llu without PFNs), for %zu pages\n",
+	       (unsigned long long)full.runs, (unsigned long long)nofolio.runs,
+	       (unsigned long long)pte.runs, (unsigned long long)ptenp.runs,
+	       total / psz);
+	/* Where the time goes: each region alone, best of the reps. */
+	for (int i = 0; i < 5; i++) {
+		double tf = 0, tn = 0, te = 0, tp = 0, tk = 0;
+		uint64_t b;
+
+		BEST(memwalk_snapshot(fd, pid, reg[i].start, reg[i].end,
+				      MEMWALK_SNAP_ALL).secs, tf);
+		BEST(memwalk_snapshot(fd, pid, reg[i].start, reg[i].end,
+				      MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES).secs, tn);
+		struct mw_result re = { 0 };
+
+		BEST((re = memwalk_snapshot(fd, pid, reg[i].start, reg[i].end,
+					    MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+					    MEMWALK_SNAP_ENTRY_ONLY)).secs, te);
+		printf("  %-9s PTE-only: %llu runs, %llu lock drops, longest hold %.3f ms\n",
+		       reg[i].what, (unsigned long long)re.runs,
+		       (unsigned long long)re.lock_drops, re.max_lock_ns / 1e6);
+		BEST(pagemap_read(pid, reg[i].start, reg[i].end, kpf, &b), tk);
+		BEST(pagemap_read(pid, reg[i].start, reg[i].end, -1, &b), tp);
+		printf("  %-9s full %5.1fx  no-folio %5.1fx  PTE-only %5.1fx   (%.2f/%.2f/%.2f ms; pagemap+kpageflags %.2f, pagemap %.2f ms)\n",
+		       reg[i].what, tk / tf, tp / tn, tp / te,
+		       tf * 1e3, tn * 1e3, te * 1e3, tk * 1e3, tp * 1e3);
+	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	return 0;
