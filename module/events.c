@@ -48,11 +48,17 @@
 #include "events.h"
 
 #define MW_BUFFER_EVENTS_MAX	65536
+#define MW_DELIVERY_DELAY_MAX	1000
 
 static unsigned int buffer_events = 128;
 module_param(buffer_events, uint, 0444);
 MODULE_PARM_DESC(buffer_events,
 		 "Events each CPU holds between two deliveries (1-65536, default 128)");
+
+static unsigned int delivery_delay_ms;
+module_param(delivery_delay_ms, uint, 0444);
+MODULE_PARM_DESC(delivery_delay_ms,
+		 "Wait this long after an event before delivering, so bursts go out in fewer multicasts (0-1000, default 0)");
 
 /*
  * One CPU's event buffers.  Hooks fill buf[fill]; the delivery work swaps
@@ -339,10 +345,18 @@ out_lost:
 
 NOKPROBE_SYMBOL(memwalk_event_record);
 
-/* Hard interrupt context: hand over to process context. */
+/*
+ * Hard interrupt context: hand over to process context, at once or, with
+ * delivery_delay_ms, once the burst had that long to gather (a delivery
+ * already pending is then left as it is).
+ */
 static void ev_irq_work_fn(struct irq_work *work)
 {
-	mod_delayed_work(ev_wq, &ev_work, 0);
+	if (delivery_delay_ms)
+		queue_delayed_work(ev_wq, &ev_work,
+				   msecs_to_jiffies(delivery_delay_ms));
+	else
+		mod_delayed_work(ev_wq, &ev_work, 0);
 }
 
 NOKPROBE_SYMBOL(ev_irq_work_fn);
@@ -827,6 +841,11 @@ int memwalk_events_init(void)
 		pr_warn("buffer_events=%u out of range, using 128\n",
 			buffer_events);
 		buffer_events = 128;
+	}
+	if (delivery_delay_ms > MW_DELIVERY_DELAY_MAX) {
+		pr_warn("delivery_delay_ms=%u out of range, using %u\n",
+			delivery_delay_ms, MW_DELIVERY_DELAY_MAX);
+		delivery_delay_ms = MW_DELIVERY_DELAY_MAX;
 	}
 	size = array_size(buffer_events, sizeof(struct memwalk_event));
 

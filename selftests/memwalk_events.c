@@ -781,7 +781,9 @@ TEST_F(events, lru_sampler)
 /* ---- overflow and unload ----------------------------------------------------------- */
 
 /*
- * With one event per CPU between deliveries, a flood of memcg reclaim
+ * With one event per CPU between deliveries, and deliveries held back
+ * 200 ms (delivery_delay_ms) so that the reclaiming tasks cannot leave
+ * the worker time to drain after each event, a flood of memcg reclaim
  * overflows.  Every loss is counted and reported: the seqs that never
  * came == the LOST totals == the module's drop counters, in the test's
  * subscriber and in the client's summary.
@@ -800,8 +802,10 @@ TEST_F_TIMEOUT(events, overflow_counted_and_reported, 150)
 	NEED_PRESSURE();
 	NEED_SWAP();
 	ASSERT_EQ(0, module_unload(&r)) TH_LOG("rmmod: %s", r.err);
-	ASSERT_EQ(0, module_load(&r, "buffer_events=1")) TH_LOG("insmod: %s", r.err);
+	ASSERT_EQ(0, module_load2(&r, "buffer_events=1", "delivery_delay_ms=200"))
+		TH_LOG("insmod: %s", r.err);
 	ASSERT_EQ(1, param("buffer_events"));
+	ASSERT_EQ(200, param("delivery_delay_ms"));
 	ASSERT_EQ(0, cg_create("mwev_flood", 8 * MiB, true));
 
 	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM));

@@ -809,7 +809,13 @@ int module_unload(struct mw_run *r)
 /* insmod with @param (NULL: defaults). */
 int module_load(struct mw_run *r, const char *param)
 {
-	const char *argv[] = { "insmod", ko_path(), param, NULL };
+	return module_load2(r, param, NULL);
+}
+
+/* insmod with up to two NAME=VALUE parameters (NULL: none). */
+int module_load2(struct mw_run *r, const char *p1, const char *p2)
+{
+	const char *argv[] = { "insmod", ko_path(), p1, p1 ? p2 : NULL, NULL };
 
 	if (mw_run(r, 0, argv))
 		return -1;
@@ -822,9 +828,13 @@ void module_defaults(void)
 	char buf[32] = "";
 	struct mw_run r;
 
+	char delay[32] = "";
+
 	if (module_loaded() &&
 	    !mw_read_file(MOD_PARAMS "/buffer_events", buf, sizeof(buf)) &&
-	    atoi(buf) == 128)
+	    atoi(buf) == 128 &&
+	    !mw_read_file(MOD_PARAMS "/delivery_delay_ms", delay, sizeof(delay)) &&
+	    atoi(delay) == 0)
 		return;
 	if (module_loaded())
 		module_unload(&r);

@@ -204,6 +204,7 @@ bool module_loaded(void);
 /* rmmod memwalk; insmod with @param (NULL: defaults): the exit code, or -1. */
 int module_unload(struct mw_run *r);
 int module_load(struct mw_run *r, const char *param);
+int module_load2(struct mw_run *r, const char *p1, const char *p2);
 
 /* Back to the module loaded with default parameters, whatever its state. */
 void module_defaults(void);
