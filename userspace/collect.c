@@ -89,6 +89,14 @@ bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid)
 }
 
 /* /proc/PID/comm, without its newline; "?" if it cannot be read. */
+/* The page-run mode flags @opts ask for. */
+static uint32_t mw_collect_mode(const struct mw_collect_opts *opts)
+{
+	if (opts->entry_only)
+		return MEMWALK_SNAP_ENTRY_ONLY;
+	return opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO;
+}
+
 static char *read_comm(int32_t pid)
 {
 	char path[64], buf[64] = "";
@@ -371,7 +379,7 @@ static int fill_header(struct mw_snapshot *snap, const struct memwalk_info *info
 	snap->range_start = opts->start;
 	snap->range_end = opts->end;
 	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-		      (opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO);
+		      mw_collect_mode(opts);
 	if (!snap->generator || !snap->module_version || !snap->release ||
 	    !snap->machine || !snap->comm) {
 		mw_err("snapshot of pid %d: out of memory", opts->pid);
@@ -408,7 +416,7 @@ int mw_collect(const struct mw_collect_opts *opts, struct mw_snapshot **snapp)
 		goto out;
 	}
 	w.flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-		  (opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO);
+		  mw_collect_mode(opts);
 	w.vma_buf = malloc(w.vma_len);
 	w.run_buf = malloc(w.run_len);
 	snap = mw_snapshot_new();

@@ -25,6 +25,8 @@ static void usage(const struct mw_command *cmd)
 	       MW_PROG, cmd->name, cmd->args);
 	mw_view_help_options(stdout);
 	printf("      --no-folio         page-table entries only, without folio state\n"
+	       "      --entry-only       what the entries say, no page looked at (fastest;\n"
+	       "                         with --pages or -J)\n"
 	       "      --save FILE        also write the snapshot to FILE as JSON\n"
 	       "  -h, --help             show this help and exit\n");
 	mw_view_help_columns(stdout);
@@ -96,6 +98,7 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 		{ "range", required_argument, NULL, 'r' },
 		MW_VIEW_LONGOPTS,
 		{ "no-folio", no_argument, NULL, MW_OPT_NO_FOLIO },
+		{ "entry-only", no_argument, NULL, MW_OPT_ENTRY_ONLY },
 		{ "save", required_argument, NULL, MW_OPT_SAVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -119,6 +122,9 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 		case MW_OPT_NO_FOLIO:
 			opts.no_folio = true;
 			break;
+		case MW_OPT_ENTRY_ONLY:
+			opts.entry_only = true;
+			break;
 		case MW_OPT_SAVE:
 			save = optarg;
 			break;
@@ -133,6 +139,11 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	ret = mw_check_args(cmd, argc, argv, 0);
 	if (ret)
 		return ret;
+	/* The table's anon/file/shared columns need the struct page. */
+	if (opts.entry_only && !view.pages && !view.json) {
+		mw_err("%s: --entry-only needs --pages or -J", cmd->name);
+		return MW_EXIT_FAILURE;
+	}
 	if (!mw_parse_pid(cmd->name, argv[0], &opts.pid) ||
 	    (range && !parse_range(range, &opts.start, &opts.end)) ||
 	    !mw_view_setup(&view, cmd->name))

@@ -205,6 +205,7 @@ struct mw_view {
 enum {
 	MW_OPT_PAGES = 0x100,
 	MW_OPT_NO_FOLIO,
+	MW_OPT_ENTRY_ONLY,
 	MW_OPT_SAVE,
 };
 
@@ -237,6 +238,7 @@ struct mw_collect_opts {
 	int32_t pid;
 	uint64_t start, end;	/* end 0: the whole address space */
 	bool no_folio;
+	bool entry_only;	/* MEMWALK_SNAP_ENTRY_ONLY (implies no_folio) */
 };
 
 int mw_collect(const struct mw_collect_opts *opts, struct mw_snapshot **snapp);

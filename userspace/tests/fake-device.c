@@ -128,7 +128,8 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 	if (injected_errno())
 		return fail(injected_errno());
 	if (q->size < MEMWALK_SNAPSHOT_SIZE_VER0 || q->__reserved ||
-	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN)) ||
+	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN | MEMWALK_SNAP_ENTRY_ONLY)) ||
+	    ((q->flags & MEMWALK_SNAP_FOLIO) && (q->flags & MEMWALK_SNAP_ENTRY_ONLY)) ||
 	    ((q->start | q->end) & (ps - 1)) || q->start >= end || q->end > USER_TOP)
 		return fail(EINVAL);
 	if (min_env && q->vma_buf_len < strtoull(min_env, NULL, 0))
@@ -194,6 +195,10 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 			run.nr_pages = (ce - cs) / ps;
 			if ((q->flags & MEMWALK_SNAP_NO_PFN) || lab)
 				run.pfn = 0;
+			if (q->flags & MEMWALK_SNAP_ENTRY_ONLY)
+				run.flags &= ~(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE |
+					       MEMWALK_RUN_SHMEM | MEMWALK_RUN_EXCLUSIVE |
+					       MEMWALK_RUN_SPECIAL | MEMWALK_RUN_FOLIO_DIRTY);
 			if (!(q->flags & MEMWALK_SNAP_FOLIO)) {
 				run.folio_flags = run.mapcount = run.refcount = 0;
 				run.nid = 0;

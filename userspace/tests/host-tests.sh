@@ -188,7 +188,7 @@ test_man_commands() {
 	# the words as a reader sees them: -Tascii, overstrike removed
 	mandoc -Tascii -O width=200 "$MANPAGE" | sed 's/.\x08//g' >"$tmp/out"
 	for word in info status events PID show diff translate MEMWALK_DEVICE \
-		    --json --pages --range --output --noheadings --no-folio --save \
+		    --json --pages --range --output --noheadings --no-folio --entry-only --save \
 		    docs/json-schema.md smaps AnonHugePages Locked soft-dirty shmem \
 		    "cost to pid N: K lock drops, longest mmap_lock hold X us, total Y us, Z calls"; do
 		grep -qF -- "$word" "$tmp/out" || fail "man page lacks '$word'" || return 1
@@ -690,15 +690,32 @@ test_fake_save_error() {
 	stderr_has "cannot create $tmp/no/such/dir.json"
 }
 
-test_fake_range_nofolio() {
+# The heap's first two pages of cow-after.json, asked with option $1: the
+# VMA line and the run line $2.
+fake_heap_pages() {
 	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" "$FAKE_CLIENT" $$ \
-		--range 555555559000-55555555b000 --no-folio --pages -n
+		--range 555555559000-55555555b000 "$1" --pages -n
 	expect_rc 0 || return 1
-	printf '%s\n' \
-		'0000555555559000-000055555557a000 rw-p 00000000 00:00 0 [heap]' \
-		'  0000555555559000-000055555555b000 2 present pte W,U,D,A,NX anon,excl 2a000 - - - - - -' \
+	printf '%s\n' '0000555555559000-000055555557a000 rw-p 00000000 00:00 0 [heap]' "$2" \
 		>"$tmp/expected"
-	cmp -s "$tmp/expected" "$tmp/out" || fail "--range --no-folio output differs"
+	cmp -s "$tmp/expected" "$tmp/out" || fail "--range $1 output differs"
+}
+
+test_fake_range_nofolio() {
+	fake_heap_pages --no-folio \
+		'  0000555555559000-000055555555b000 2 present pte W,U,D,A,NX anon,excl 2a000 - - - - - -'
+}
+
+# no anon/excl: nothing read from the page
+test_fake_entry_only() {
+	fake_heap_pages --entry-only \
+		'  0000555555559000-000055555555b000 2 present pte W,U,D,A,NX - 2a000 - - - - - -'
+}
+
+test_entry_only_needs_pages() {
+	run "$CLIENT" $$ --entry-only
+	expect_rc 1 && stderr_one_line && stdout_empty &&
+	stderr_has "--entry-only needs --pages or -J"
 }
 
 # a lab-mode opener gets PFN 0 everywhere: the client says the PFNs are
@@ -843,6 +860,8 @@ fi
 t "PID --pages --save (fake device): show of the file gives the same view" test_fake_save_text
 t "PID --save to a bad path: exit 1" test_fake_save_error
 t "PID --range --no-folio (fake device)" test_fake_range_nofolio
+t "PID --entry-only --pages: no page-derived flags (fake device)" test_fake_entry_only
+t "PID --entry-only without --pages or -J is refused" test_entry_only_needs_pages
 t "PID (fake device): PFNs hidden in lab mode are flagged, not shown as 0" test_fake_lab_mode
 t "PID (fake device): taken again when the address space changes" test_fake_retry
 t "PID and translate (fake device): errno mapping and exit status" test_fake_errors
