@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench [KVER=line]: memwalk against its peers, measured in one VM run.
+# make bench [KVER=line]: memwalk against its peers, measured in one VM run
+# per line, and the probes' overhead in a second one under QEMU -icount.
 #   MEMWALK_BENCH_MIB (512)  size of the mixed-state target
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -13,4 +14,7 @@ for line in $lines; do
 	MW_VM_MEM=$(( ${MEMWALK_BENCH_MIB:-512} * 2 + 1024 )) MW_VM_MODULES=zram \
 	MW_VM_APPEND="transparent_hugepage=madvise" \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench.sh" bench
+	MW_VM_MEM=1024 MW_VM_MODULES=zram MW_VM_ICOUNT="shift=0,sleep=off" \
+	MW_VM_TIMEOUT=1800 \
+		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-icount.sh" bench-icount
 done

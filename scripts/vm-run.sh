@@ -12,6 +12,8 @@
 #   MW_VM_MODULES  modules of the kernel image to load first ("zram")
 #   MW_KO          the memwalk.ko to use (out/LINE/memwalk.ko)
 #   MW_VM_QUIET=1  print only the verdict lines, not the guest's TAP
+#   MW_VM_ICOUNT   QEMU -icount option ("shift=0,sleep=off"): the guest
+#                  clock counts executed instructions, not host time
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -83,6 +85,7 @@ set +e
 cpu=${MW_VM_CPU:-max}
 [ "$line" = debug ] && cpu=${MW_VM_CPU:-max,la57=off}
 timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "$cpu" \
+	${MW_VM_ICOUNT:+-icount "$MW_VM_ICOUNT"} \
 	-m "$mem" -smp "$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kimg/vmlinuz" -initrd "$work/initramfs.cpio" \
 	-append "$append" \
