@@ -14,7 +14,8 @@ for line in $lines; do
 	MW_VM_MEM=$(( ${MEMWALK_BENCH_MIB:-512} * 2 + 1024 )) MW_VM_MODULES=zram \
 	MW_VM_APPEND="transparent_hugepage=madvise" \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench.sh" bench
-	MW_VM_MEM=1024 MW_VM_MODULES=zram MW_VM_ICOUNT="shift=0,sleep=off" \
-	MW_VM_TIMEOUT=1800 \
+	# One vCPU: 6.1 hangs bringing up a second one under -icount.
+	MW_VM_MEM=1024 MW_VM_CPUS=1 MW_VM_MODULES=zram \
+	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-icount.sh" bench-icount
 done

@@ -147,6 +147,8 @@ int main(void)
 	}
 	printf("# workload: memory.max %zu MiB, %d passes over %zu MiB of anon memory; %d rounds ABBA\n",
 	       limit / MiB, passes, 4 * limit / MiB, rounds);
+	printf("# delivery_delay_ms=%u (events go out in batches at most that late)\n",
+	       module_param_value("delivery_delay_ms"));
 	printf("# guest clock: %s\n", icount ?
 	       "QEMU -icount, time counts executed instructions" :
 	       "host time under TCG (noisy: the -icount run measures the overhead)");

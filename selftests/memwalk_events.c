@@ -147,14 +147,6 @@ static const uint32_t reported_events[] = {
 	MEMWALK_EV_OOM_KILL,
 };
 
-static unsigned int param(const char *name)
-{
-	char path[128], buf[32];
-
-	snprintf(path, sizeof(path), MOD_PARAMS "/%s", name);
-	return mw_read_file(path, buf, sizeof(buf)) ? ~0u : (unsigned int)atoi(buf);
-}
-
 /* GET_STATUS against the module parameters; exactly one live hook per event. */
 TEST_F(events, status_pipeline)
 {
@@ -164,10 +156,10 @@ TEST_F(events, status_pipeline)
 
 	ASSERT_EQ(0, status_get(&st));
 	EXPECT_EQ(sysconf(_SC_PAGESIZE), st.page_size);
-	EXPECT_EQ(param("buffer_events"), st.buffer_events);
+	EXPECT_EQ(module_param_value("buffer_events"), st.buffer_events);
 	EXPECT_EQ(128, st.buffer_events);
-	EXPECT_EQ(param("sample_interval_ms"), st.sample_ms);
-	EXPECT_EQ(param("kretprobe_maxactive"), st.maxactive);
+	EXPECT_EQ(module_param_value("sample_interval_ms"), st.sample_ms);
+	EXPECT_EQ(module_param_value("kretprobe_maxactive"), st.maxactive);
 	EXPECT_EQ(NR_GRPS, st.nr_grps_named);
 	EXPECT_EQ(st.drops_overflow, st.grp[0].overflow + st.grp[1].overflow + st.grp[2].overflow);
 	EXPECT_EQ(st.drops_delivery, st.grp[0].delivery + st.grp[1].delivery + st.grp[2].delivery);
@@ -804,8 +796,8 @@ TEST_F_TIMEOUT(events, overflow_counted_and_reported, 150)
 	ASSERT_EQ(0, module_unload(&r)) TH_LOG("rmmod: %s", r.err);
 	ASSERT_EQ(0, module_load2(&r, "buffer_events=1", "delivery_delay_ms=200"))
 		TH_LOG("insmod: %s", r.err);
-	ASSERT_EQ(1, param("buffer_events"));
-	ASSERT_EQ(200, param("delivery_delay_ms"));
+	ASSERT_EQ(1, module_param_value("buffer_events"));
+	ASSERT_EQ(200, module_param_value("delivery_delay_ms"));
 	ASSERT_EQ(0, cg_create("mwev_flood", 8 * MiB, true));
 
 	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM));
@@ -901,7 +893,7 @@ TEST_F_TIMEOUT(events, rmmod_during_flood, 120)
 	wait_child(pid, 10);
 
 	ASSERT_EQ(0, module_load(&r, NULL)) TH_LOG("insmod: %s", r.err);
-	EXPECT_EQ(128, param("buffer_events"));
+	EXPECT_EQ(128, module_param_value("buffer_events"));
 }
 
 TEST_HARNESS_MAIN

@@ -822,19 +822,22 @@ int module_load2(struct mw_run *r, const char *p1, const char *p2)
 	return mw_exit_code(r);
 }
 
+/* A module parameter's value, or ~0u when it cannot be read. */
+unsigned int module_param_value(const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), MOD_PARAMS "/%s", name);
+	return mw_read_file(path, buf, sizeof(buf)) ? ~0u : (unsigned int)atoi(buf);
+}
+
 /* Back to the module with default parameters, whatever state it is in. */
 void module_defaults(void)
 {
-	char buf[32] = "";
 	struct mw_run r;
 
-	char delay[32] = "";
-
-	if (module_loaded() &&
-	    !mw_read_file(MOD_PARAMS "/buffer_events", buf, sizeof(buf)) &&
-	    atoi(buf) == 128 &&
-	    !mw_read_file(MOD_PARAMS "/delivery_delay_ms", delay, sizeof(delay)) &&
-	    atoi(delay) == 0)
+	if (module_loaded() && module_param_value("buffer_events") == 128 &&
+	    module_param_value("delivery_delay_ms") == 10)
 		return;
 	if (module_loaded())
 		module_unload(&r);

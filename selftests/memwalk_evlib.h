@@ -205,6 +205,7 @@ bool module_loaded(void);
 int module_unload(struct mw_run *r);
 int module_load(struct mw_run *r, const char *param);
 int module_load2(struct mw_run *r, const char *p1, const char *p2);
+unsigned int module_param_value(const char *name);
 
 /* Back to the module loaded with default parameters, whatever its state. */
 void module_defaults(void);
