@@ -294,17 +294,6 @@ static void ev_fill_record(struct memwalk_event *ev, u32 type, u32 leg,
 
 NOKPROBE_SYMBOL(ev_fill_record);
 
-/**
- * memwalk_event_record() - record an event for delivery
- * @type: MEMWALK_EV_*
- * @leg: MEMWALK_LEG_* of the calling hook
- * @a: the event's fields
- *
- * Context: any, including NMI; does not allocate or sleep.  Takes this
- * CPU's buffer lock with interrupts off (only tries it in NMI).
- * Return: true if recorded; false if nobody listens or it was lost (and
- * counted).
- */
 /*
  * Have the delivery work run.  With delivery_delay_ms, a delivery already
  * pending takes this event too (the work clears PENDING, a full barrier,
@@ -320,6 +309,17 @@ static void ev_kick(void)
 
 NOKPROBE_SYMBOL(ev_kick);
 
+/**
+ * memwalk_event_record() - record an event for delivery
+ * @type: MEMWALK_EV_*
+ * @leg: MEMWALK_LEG_* of the calling hook
+ * @a: the event's fields
+ *
+ * Context: any, including NMI; does not allocate or sleep.  Takes this
+ * CPU's buffer lock with interrupts off (only tries it in NMI).
+ * Return: true if recorded; false if nobody listens or it was lost (and
+ * counted).
+ */
 bool memwalk_event_record(u32 type, u32 leg,
 			  const struct memwalk_event_args *a)
 {
