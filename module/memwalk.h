@@ -166,6 +166,16 @@ struct memwalk_folio_cache {
 	s8 lru_gen;
 };
 
+/* The last page's kpageflags and what they came from (pageinfo.c). */
+struct memwalk_kpf_memo {
+	const struct folio *folio;	/* a large folio, or NULL */
+	unsigned long seq;		/* its lock_seq */
+	unsigned long flags;		/* the flags word read */
+	u8 bits;			/* base page: anon, KSM, mapped, idle */
+	bool valid;
+	u32 kpf;
+};
+
 struct memwalk_decoder {
 	struct vm_area_struct *vma;
 	bool folio;		/* fill the folio fields (MEMWALK_SNAP_FOLIO) */
@@ -176,22 +186,42 @@ struct memwalk_decoder {
 	unsigned long part_seq;
 	bool part_result;
 	struct memwalk_folio_cache fc;
+	struct memwalk_kpf_memo kpf_memo;
+	/* The online subsection met last, valid under one page-table lock */
+	unsigned long online_sub;
+	unsigned long online_seq;
 };
 
-typedef int (*memwalk_emit_fn)(void *ctx, const struct memwalk_page_run *run);
+/**
+ * struct memwalk_run_sink - where the decoder puts finished runs
+ * @runs: bounce buffer, copied out by the owner between lock holds
+ * @nr: runs in @runs
+ * @cap: room in @runs
+ * @slots: runs the caller can still take, those in @runs included
+ * @open: the run still growing, not yet in @runs; it may span lock
+ *	drops and decoder calls, and always has a slot kept for it
+ * @have_open: @open is valid
+ * @open_vm_start: start of the VMA @open lies in (runs never cross VMAs)
+ */
+struct memwalk_run_sink {
+	struct memwalk_page_run *runs;
+	u32 nr;
+	u32 cap;
+	u64 slots;
+	struct memwalk_page_run open;
+	bool have_open;
+	unsigned long open_vm_start;
+};
 
 void memwalk_decode_page(struct memwalk_decoder *d,
 			 const struct memwalk_entry *e, unsigned long addr,
 			 struct memwalk_page_run *run);
 int memwalk_decode_entry(struct memwalk_decoder *d,
 			 struct memwalk_walk *w, const struct memwalk_entry *e,
-			 memwalk_emit_fn emit, void *ctx);
+			 struct memwalk_run_sink *sink);
 int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
-			const struct memwalk_entry *e, memwalk_emit_fn emit,
-			void *ctx);
-bool memwalk_run_extends(const struct memwalk_decoder *d,
-			 const struct memwalk_page_run *a,
-			 const struct memwalk_page_run *b);
+			const struct memwalk_entry *e,
+			struct memwalk_run_sink *sink);
 bool memwalk_mglru_reported(void);
 
 /* vma.c: VMA records. */

@@ -28,6 +28,15 @@
 #define KPF(bit)	(1U << MEMWALK_KPF_##bit)
 #define FOLIO(bit)	(1U << MEMWALK_FOLIO_##bit)
 
+static bool mw_folio_test_idle(struct folio *folio)
+{
+#ifdef CONFIG_PAGE_IDLE_FLAG
+	return folio_test_idle(folio);
+#else
+	return false;
+#endif
+}
+
 static u32 kpf_bit(unsigned long k, int pg, u32 bit)
 {
 	return (k & (1UL << pg)) ? bit : 0;
@@ -61,10 +70,8 @@ static u32 kpageflags(struct folio *folio, struct page *page,
 	else if (is_zero_pfn(pfn))
 		u |= KPF(ZERO_PAGE);
 
-#ifdef CONFIG_PAGE_IDLE_FLAG
-	if (folio_test_idle(folio))
+	if (mw_folio_test_idle(folio))
 		u |= KPF(IDLE);
-#endif
 
 	u |= kpf_bit(k, PG_locked, KPF(LOCKED));
 	u |= kpf_bit(k, PG_dirty, KPF(DIRTY));
@@ -246,6 +253,28 @@ static bool folio_cached(const struct memwalk_decoder *d,
 }
 
 /*
+ * pfn_to_online_page() for a PFN of a mapped page, remembering the last
+ * online subsection for the current lock hold: offlining must first
+ * unmap the pages we see mapped under that lock.
+ */
+static struct page *mapped_online_page(struct memwalk_decoder *d,
+				       const struct memwalk_entry *e,
+				       unsigned long pfn)
+{
+	unsigned long sub = pfn >> PFN_SUBSECTION_SHIFT;
+	struct page *page;
+
+	if (d->online_seq == e->lock_seq && d->online_sub == sub)
+		return pfn_to_page(pfn);
+	page = pfn_to_online_page(pfn);
+	if (page) {
+		d->online_sub = sub;
+		d->online_seq = e->lock_seq;
+	}
+	return page;
+}
+
+/*
  * The struct page behind a present entry, or NULL: what vm_normal_page()
  * (not exported) would give, conservatively, plus the zero pages, which
  * are reported (ZERO, with their flags) but never as anon/file/exclusive.
@@ -273,7 +302,7 @@ static struct page *present_page(struct memwalk_decoder *d,
 			return NULL;
 		return pfn_to_page(pfn);
 	}
-	page = pfn_to_online_page(pfn);
+	page = mapped_online_page(d, e, pfn);
 	if (!page)
 		return NULL;
 	/* The huge zero page's PMD is special since 6.16: look first. */
@@ -285,6 +314,54 @@ static struct page *present_page(struct memwalk_decoder *d,
 	if (pte_special(pte))
 		return NULL;
 	return page;
+}
+
+/*
+ * kpageflags() but KPF_HWPOISON of @page, which maps @folio under the
+ * page-table lock @seq.  Besides @page's flags word (the folio's on 6.12+)
+ * they depend only on folio-wide state: for a base page its anon/KSM,
+ * mapped and idle bits (it is neither hugetlb, THP nor a zero page); for
+ * a page of a large folio the folio itself, read once per lock hold like
+ * the rest of d->fc.  Most pages repeat the last page's inputs: then the
+ * last result is taken.
+ */
+static noinline u32 folio_kpf_fill(struct memwalk_kpf_memo *m,
+				   struct folio *folio, struct page *page,
+				   unsigned long pfn)
+{
+	m->kpf = kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
+	m->valid = true;
+	return m->kpf;
+}
+
+static __always_inline u32 folio_kpf(struct memwalk_decoder *d,
+				     struct folio *folio, struct page *page,
+				     unsigned long pfn, bool zero,
+				     unsigned long seq)
+{
+	struct memwalk_kpf_memo *m = &d->kpf_memo;
+	const struct folio *key = NULL;
+	unsigned long k;
+	u8 bits = 0;
+
+	if (zero)
+		return kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
+	k = mw_kpf_flags_word(folio, page);
+	if (folio_test_large(folio)) {
+		key = folio;
+	} else {
+		seq = 0;
+		bits = folio_test_anon(folio) | folio_test_ksm(folio) << 1 |
+		       folio_mapped(folio) << 2 | mw_folio_test_idle(folio) << 3;
+	}
+	if (m->valid && m->folio == key && m->seq == seq && m->flags == k &&
+	    m->bits == bits)
+		return m->kpf;
+	m->folio = key;
+	m->seq = seq;
+	m->flags = k;
+	m->bits = bits;
+	return folio_kpf_fill(m, folio, page, pfn);
 }
 
 /*
@@ -321,7 +398,7 @@ static void folio_state(struct memwalk_decoder *d,
 	c->order = folio_order(folio);
 	c->lru_gen = folio_gen_age(folio);
 	if (MW_KPF_FOLIO_WIDE)
-		c->kpf = kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
+		c->kpf = folio_kpf(d, folio, page, pfn, zero, e->lock_seq);
 }
 
 /*
@@ -353,12 +430,13 @@ static void page_fields(struct memwalk_decoder *d,
 			run->flags |= MEMWALK_RUN_EXCLUSIVE;
 	}
 	if (d->folio) {
-		if (!MW_KPF_FOLIO_WIDE)
-			run->folio_flags = kpageflags(folio, page, pfn);
-		else if (mw_kpf_hwpoison(folio, page))
-			run->folio_flags = c->kpf | KPF(HWPOISON);
-		else
+		if (MW_KPF_FOLIO_WIDE)
 			run->folio_flags = c->kpf;
+		else
+			run->folio_flags = folio_kpf(d, folio, page, pfn, zero,
+						     e->lock_seq);
+		if (mw_kpf_hwpoison(folio, page))
+			run->folio_flags |= KPF(HWPOISON);
 		if (folio_test_large(folio) && present) {
 			if (e->level == MEMWALK_PGT_PMD) {
 				run->folio_flags |= FOLIO(PMD_MAPPED);
@@ -487,28 +565,27 @@ static bool run_has_pfn(const struct memwalk_page_run *run)
 	return (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_MARKER;
 }
 
-/**
- * memwalk_run_extends() - whether @b continues the run @a
- * @d: the decoder both were made by
- * @a: a run
- * @b: the run after it
- *
- * True when @b starts where @a ends, every field but start, pfn and
- * nr_pages is equal, and (when PFNs are shown and the state has one) @b's
- * PFN or swap offset follows @a's last one.
- *
- * Locking: none.
+/*
+ * Whether @b continues the run @a: @b starts where @a ends, every field
+ * but start, pfn and nr_pages is equal, and (when PFNs are shown and the
+ * state has one) @b's PFN or swap offset follows @a's last one.
  */
-bool memwalk_run_extends(const struct memwalk_decoder *d,
-			 const struct memwalk_page_run *a,
-			 const struct memwalk_page_run *b)
+static bool run_fields_equal(const struct memwalk_page_run *a,
+			     const struct memwalk_page_run *b)
+{
+	return a->flags == b->flags && a->folio_flags == b->folio_flags &&
+	       a->mapcount == b->mapcount && a->refcount == b->refcount &&
+	       a->nid == b->nid && a->order == b->order &&
+	       a->lru_gen == b->lru_gen;
+}
+
+static bool run_extends(const struct memwalk_decoder *d,
+			const struct memwalk_page_run *a,
+			const struct memwalk_page_run *b)
 {
 	if (a->start + ((u64)a->nr_pages << PAGE_SHIFT) != b->start)
 		return false;
-	if (a->flags != b->flags || a->folio_flags != b->folio_flags ||
-	    a->mapcount != b->mapcount || a->refcount != b->refcount ||
-	    a->nid != b->nid || a->order != b->order ||
-	    a->lru_gen != b->lru_gen)
+	if (!run_fields_equal(a, b))
 		return false;
 	if ((u64)a->nr_pages + b->nr_pages > U32_MAX)
 		return false;
@@ -518,96 +595,160 @@ bool memwalk_run_extends(const struct memwalk_decoder *d,
 }
 
 /*
- * Pages decoded but not yet emitted, merged into one run as they come,
- * so @emit is called once per run rather than once per page.
+ * @run becomes the sink's open run; the one it replaces goes to the
+ * bounce buffer.  Refused (w->next at @run, which is not taken) when the
+ * caller's buffer has no slot for both or the bounce buffer is full.
  */
-struct run_acc {
-	struct memwalk_page_run run;
-	bool have;
-};
-
-static int acc_add(struct memwalk_decoder *d, struct memwalk_walk *w,
-		   struct run_acc *acc, const struct memwalk_page_run *run,
-		   memwalk_emit_fn emit, void *ctx)
+static int sink_push(struct memwalk_decoder *d, struct memwalk_walk *w,
+		     struct memwalk_run_sink *sink,
+		     const struct memwalk_page_run *run)
 {
-	int ret;
-
-	if (acc->have && memwalk_run_extends(d, &acc->run, run)) {
-		acc->run.nr_pages += run->nr_pages;
-		return 0;
+	if (sink->have_open) {
+		if (sink->nr + 2 > sink->slots) {
+			w->next = run->start;
+			return MEMWALK_WALK_STOP;
+		}
+		if (sink->nr == sink->cap) {
+			w->next = run->start;
+			return MEMWALK_WALK_PAUSE;
+		}
+		sink->runs[sink->nr++] = sink->open;
+	} else if (sink->nr >= sink->slots) {
+		w->next = run->start;
+		return MEMWALK_WALK_STOP;
 	}
-	if (acc->have) {
-		/* Refused: the walk resumes at the refused run's first page. */
-		w->next = acc->run.start;
-		ret = emit(ctx, &acc->run);
-		if (ret)
-			return ret;
-	}
-	acc->run = *run;
-	acc->have = true;
+	sink->open = *run;
+	sink->have_open = true;
+	sink->open_vm_start = d->vma->vm_start;
 	return 0;
 }
 
-static int acc_finish(struct memwalk_walk *w, struct run_acc *acc,
-		      unsigned long end, memwalk_emit_fn emit, void *ctx)
+/* @run joins the open run if it continues it, else is pushed. */
+static int sink_add(struct memwalk_decoder *d, struct memwalk_walk *w,
+		    struct memwalk_run_sink *sink,
+		    const struct memwalk_page_run *run)
 {
-	int ret;
-
-	if (acc->have) {
-		w->next = acc->run.start;
-		ret = emit(ctx, &acc->run);
-		if (ret)
-			return ret;
+	if (sink->have_open && sink->open_vm_start == d->vma->vm_start &&
+	    run_extends(d, &sink->open, run)) {
+		sink->open.nr_pages += run->nr_pages;
+		return 0;
 	}
-	w->next = end;
-	return 0;
+	return sink_push(d, w, sink, run);
+}
+
+/* Run flags that come from the page, not from the entry. */
+#define PAGE_RUN_FLAGS	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | \
+			 MEMWALK_RUN_SHMEM | MEMWALK_RUN_FOLIO_DIRTY | \
+			 MEMWALK_RUN_EXCLUSIVE)
+/* Folio flags that come from how the folio is mapped here. */
+#define MAPPED_FOLIO_FLAGS (FOLIO(PMD_MAPPED) | FOLIO(PTE_MAPPED) | \
+			    FOLIO(PARTIAL))
+
+/*
+ * Whether the page @pfn of the folio cached for this lock hold, mapped
+ * through @e with the same entry bits as the last page of @run (a page
+ * of that folio), gives the same run fields: only the page's own state
+ * (precise mapcount; kpageflags where they come from the page) is read.
+ */
+static __always_inline bool folio_page_continues(struct memwalk_decoder *d,
+						 const struct memwalk_page_run *run,
+						 unsigned long pfn)
+{
+	const struct memwalk_folio_cache *c = &d->fc;
+	struct page *page = pfn_to_page(pfn);
+	int mapcount = mw_page_mapcount(c->folio, page);
+	bool exclusive = mapcount == 1;
+	u32 folio_flags;
+
+	if (exclusive != !!(run->flags & MEMWALK_RUN_EXCLUSIVE))
+		return false;
+	if (!d->folio)
+		return true;
+	if (MW_KPF_FOLIO_WIDE)
+		folio_flags = run->folio_flags & ~KPF(HWPOISON);
+	else
+		folio_flags = folio_kpf(d, c->folio, page, pfn, false, c->seq) |
+			      (run->folio_flags & MAPPED_FOLIO_FLAGS);
+	if (mw_kpf_hwpoison(c->folio, page))
+		folio_flags |= KPF(HWPOISON);
+	return folio_flags == run->folio_flags && max(mapcount, 0) == run->mapcount;
+}
+
+/*
+ * @run: the present page @pfn at @addr, which @e maps with the same entry
+ * bits as the last page of @open (a present run with pages, not the zero
+ * page).  Only what comes from the page is read again: @open's entry
+ * fields stand.  False when it needs a full decode (a zero page, or a PFN
+ * whose online page is not known).
+ */
+static __always_inline bool page_run_like(struct memwalk_decoder *d,
+					  const struct memwalk_entry *e,
+					  const struct memwalk_page_run *open,
+					  unsigned long pfn, unsigned long addr,
+					  struct memwalk_page_run *run)
+{
+	struct page *page;
+
+	if (is_zero_pfn(pfn))
+		return false;
+	if (folio_cached(d, e, pfn)) {
+		if (d->fc.zero)
+			return false;
+		page = pfn_to_page(pfn);
+	} else {
+		page = mapped_online_page(d, e, pfn);
+		if (!page)
+			return false;
+	}
+	*run = *open;
+	run->start = addr;
+	run->nr_pages = 1;
+	run->pfn = d->hide_pfn ? 0 : pfn;
+	run->flags &= ~PAGE_RUN_FLAGS;
+	run->folio_flags = 0;
+	run->mapcount = 0;
+	run->refcount = 0;
+	run->nid = 0;
+	run->order = 0;
+	run->lru_gen = -1;
+	page_fields(d, e, page, pfn, addr, false, true, run);
+	return true;
+}
+
+/* As folio_page_continues() for a present PTE-mapped page of any folio. */
+static bool page_continues(struct memwalk_decoder *d,
+			   const struct memwalk_entry *e,
+			   const struct memwalk_page_run *run,
+			   unsigned long pfn, unsigned long addr)
+{
+	struct memwalk_page_run next;
+
+	if (folio_cached(d, e, pfn))
+		return !d->fc.zero && !is_zero_pfn(pfn) &&
+		       folio_page_continues(d, run, pfn);
+	return page_run_like(d, e, run, pfn, addr, &next) &&
+	       run_fields_equal(&next, run);
 }
 
 /*
  * How many pages after @addr (up to @end) under the PMD leaf @e continue
- * @run, the run ending with @addr's page: pages of the folio cached for
- * this lock hold differ from each other only in their own state (precise
- * mapcount, and kpageflags where they come from the page), so only that
- * is read for each.
+ * @run, the run ending with @addr's page: all are of one folio.
  */
 static unsigned long leaf_stretch(struct memwalk_decoder *d,
 				  const struct memwalk_entry *e,
 				  const struct memwalk_page_run *run,
 				  unsigned long addr, unsigned long end)
 {
-	const struct memwalk_folio_cache *c = &d->fc;
 	unsigned long pfn = leaf_pfn(e) + ((addr - e->entry_addr) >> PAGE_SHIFT);
 	unsigned long n, max = (end - addr) >> PAGE_SHIFT;
-	struct memwalk_page_run next;
 
 	if (e->level != MEMWALK_PGT_PMD || e->hugetlb || d->entry_only ||
-	    !pte_present(__pte(e->val)) || !folio_cached(d, e, pfn) || c->zero)
+	    !pte_present(__pte(e->val)) || !folio_cached(d, e, pfn) ||
+	    d->fc.zero || max > U32_MAX - run->nr_pages)
 		return 0;
-	next = *run;
 	for (n = 1; n < max; n++) {
-		struct page *page;
-		int mapcount;
-
-		if (!folio_cached(d, e, pfn + n))
-			break;
-		page = pfn_to_page(pfn + n);
-		mapcount = mw_page_mapcount(c->folio, page);
-		next.flags &= ~MEMWALK_RUN_EXCLUSIVE;
-		if (mapcount == 1)
-			next.flags |= MEMWALK_RUN_EXCLUSIVE;
-		if (d->folio) {
-			next.mapcount = max(mapcount, 0);
-			next.folio_flags = !MW_KPF_FOLIO_WIDE ?
-				kpageflags(c->folio, page, pfn + n) :
-				run->folio_flags & ~KPF(HWPOISON);
-			if (MW_KPF_FOLIO_WIDE && mw_kpf_hwpoison(c->folio, page))
-				next.folio_flags |= KPF(HWPOISON);
-			if (folio_test_large(c->folio))
-				next.folio_flags |= FOLIO(PMD_MAPPED);
-		}
-		if (next.flags != run->flags ||
-		    next.folio_flags != run->folio_flags ||
-		    next.mapcount != run->mapcount)
+		if (!folio_cached(d, e, pfn + n) ||
+		    !folio_page_continues(d, run, pfn + n))
 			break;
 	}
 	return n - 1;
@@ -616,10 +757,9 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
 /**
  * memwalk_decode_entry() - describe every page @e maps in [e->addr, e->end)
  * @d: the decoder
- * @w: the walk; w->next is advanced past what @emit accepted
+ * @w: the walk; w->next is advanced past what @sink accepted
  * @e: the entry (a leaf above the PTE level, or one PTE)
- * @emit: called with runs in address order; a non-zero return stops
- * @ctx: for @emit
+ * @sink: takes the runs, in address order
  *
  * A PMD leaf is decoded page by page (per-page mapcount and, on 6.1,
  * per-page flags differ; the folio's state is read once, and a page like
@@ -629,18 +769,16 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
  *
  * Locking: as memwalk_decode_page().
  *
- * Return: 0, or what @emit returned, with w->next at the refused page.
+ * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
  */
 int memwalk_decode_entry(struct memwalk_decoder *d,
 			 struct memwalk_walk *w, const struct memwalk_entry *e,
-			 memwalk_emit_fn emit, void *ctx)
+			 struct memwalk_run_sink *sink)
 {
 	struct memwalk_page_run run;
 	unsigned long addr, n;
-	struct run_acc acc;
 	int ret;
 
-	acc.have = false;
 	for (addr = e->addr; addr < e->end; addr += PAGE_SIZE) {
 		memwalk_decode_page(d, e, addr, &run);
 		if (!run.nr_pages)
@@ -650,14 +788,15 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 			run.nr_pages = (e->end - addr) >> PAGE_SHIFT;
 			addr = e->end - PAGE_SIZE;
 		}
-		ret = acc_add(d, w, &acc, &run, emit, ctx);
+		ret = sink_add(d, w, sink, &run);
 		if (ret)
 			return ret;
-		n = leaf_stretch(d, e, &acc.run, addr, e->end);
-		acc.run.nr_pages += n;
+		n = leaf_stretch(d, e, &sink->open, addr, e->end);
+		sink->open.nr_pages += n;
 		addr += n << PAGE_SHIFT;
 	}
-	return acc_finish(w, &acc, e->end, emit, ctx);
+	w->next = e->end;
+	return 0;
 }
 
 /* How a swap PTE's raw value changes from one swap slot to the next. */
@@ -668,36 +807,11 @@ static unsigned long swap_pte_step(void)
 }
 
 /*
- * Whether the PTE @v, right after @prev (the last page of @run), merely
- * continues @run, so decoding it would give the same run fields: a swap
- * entry for the next slot of the same device with the same bits, or in
- * entry-only mode a present entry with all bits but the PFN equal and
- * the next PFN (any PFN when PFNs are hidden).
- */
-static bool pte_continues(const struct memwalk_decoder *d,
-			  const struct memwalk_page_run *run, pte_t prev,
-			  pte_t v, unsigned long addr)
-{
-	if (run->start + ((u64)run->nr_pages << PAGE_SHIFT) != addr ||
-	    run->nr_pages == U32_MAX)
-		return false;
-	if (!pte_present(v))
-		return (run->flags & MEMWALK_RUN_STATE_MASK) == MEMWALK_STATE_SWAP &&
-		       !d->hide_pfn &&
-		       pte_val(v) - pte_val(prev) == swap_pte_step();
-	if (!d->entry_only || !pte_present(prev) ||
-	    ((pte_val(v) ^ pte_val(prev)) & ~PTE_PFN_MASK))
-		return false;
-	if (is_zero_pfn(pte_pfn(v)) || (run->flags & MEMWALK_RUN_ZERO))
-		return false;
-	return d->hide_pfn || pte_pfn(v) == pte_pfn(prev) + 1;
-}
-
-/*
- * How many PTEs after @pte (at most @max) continue the run whose last page
- * @v (the value at @pte) maps, judged by raw value alone: each must be the
- * one before plus a step known to mean "the next swap slot, same bits"
- * or, in entry-only mode, "the next PFN, same bits".  One load and one
+ * How many PTEs after @pte (at most @max) continue @run, whose last page
+ * @v (the value at @pte) maps, judged by raw value alone: a swap entry
+ * for the next slot of the same device with the same bits or, in
+ * entry-only mode, a present entry with the same bits for the next PFN
+ * (any PFN but a zero page's when PFNs are hidden).  One load and one
  * compare per PTE: this is what makes long runs cheap.
  */
 static unsigned int pte_stretch(const struct memwalk_decoder *d,
@@ -709,15 +823,27 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 	bool present = pte_present(v);
 	unsigned int n;
 
-	if (d->hide_pfn || !max)
+	if (!max || run->nr_pages > U32_MAX - max)
 		return 0;
 	if (present) {
-		if (!d->entry_only || (run->flags & MEMWALK_RUN_ZERO) ||
-		    pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
+		if (!d->entry_only || (run->flags & MEMWALK_RUN_ZERO))
+			return 0;
+		if (d->hide_pfn) {
+			for (n = 0; n < max; n++) {
+				pte_t nv = ptep_get((pte_t *)pte + 1 + n);
+
+				if ((pte_val(nv) ^ raw) & ~PTE_PFN_MASK ||
+				    is_zero_pfn(pte_pfn(nv)))
+					break;
+			}
+			return n;
+		}
+		if (pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
 			return 0;
 		step = PAGE_SIZE;
 	} else {
-		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP)
+		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP ||
+		    d->hide_pfn)
 			return 0;
 		step = swap_pte_step();
 	}
@@ -731,64 +857,122 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 	return n;
 }
 
+/*
+ * How many PTEs after @pte (at most @max) continue @run, whose last page
+ * @v (the value at @pte) maps, when pages are read: each must be the one
+ * before plus one PFN, with the same bits (see page_continues()).
+ */
+static unsigned int pte_page_stretch(struct memwalk_decoder *d,
+				     const struct memwalk_entry *pe,
+				     const struct memwalk_page_run *run,
+				     pte_t v, const pte_t *pte, unsigned int max)
+{
+	unsigned long pfn = pte_pfn(v), addr = pe->addr;
+	u64 raw = pte_val(v);
+	unsigned int n;
+
+	if (!max || run->nr_pages > U32_MAX - max ||
+	    (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_PRESENT ||
+	    (run->flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) ||
+	    pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
+		return 0;
+	for (n = 0; n < max; n++) {
+		raw += PAGE_SIZE;
+		addr += PAGE_SIZE;
+		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw ||
+		    !page_continues(d, pe, run, pfn + 1 + n, addr))
+			break;
+	}
+	return n;
+}
+
+/*
+ * Whether @v, right after @prev (the last page of the open run), differs
+ * from it in the PFN alone, so its run is the open run's entry fields
+ * with another start and PFN (and in entry-only mode nothing else).
+ */
+static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
+			  pte_t v, unsigned long addr)
+{
+	const struct memwalk_page_run *run = &sink->open;
+
+	return sink->have_open && pte_present(prev) &&
+	       !((pte_val(v) ^ pte_val(prev)) & ~PTE_PFN_MASK) &&
+	       !(run->flags & (MEMWALK_RUN_ZERO | MEMWALK_RUN_SPECIAL)) &&
+	       !is_zero_pfn(pte_pfn(v)) &&
+	       run->start + ((u64)run->nr_pages << PAGE_SHIFT) == addr;
+}
+
 /**
  * memwalk_decode_ptes() - describe the pages of a PTE table's range
  * @d: the decoder
- * @w: the walk; w->next is advanced past what @emit accepted
+ * @w: the walk; w->next is advanced past what @sink accepted
  * @e: the range: e->pte_table the locked table, [e->addr, e->end) in it
- * @emit: called with runs in address order; a non-zero return stops
- * @ctx: for @emit
+ * @sink: takes the runs, in address order
  *
  * One pass over the entries: none entries are skipped, the others merged
- * into runs before @emit sees them; an entry that merely continues the
- * run (see pte_continues()) is counted without decoding.
+ * into runs as they come;
+ * entries that merely continue the open run are counted without decoding
+ * them in full (pte_stretch(), pte_page_stretch()).
  *
  * Locking: under the PTE table's lock and RCU (walk.c), mmap_lock held.
  *
- * Return: 0, or what @emit returned, with w->next at the refused page.
+ * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
  */
 int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
-			const struct memwalk_entry *e, memwalk_emit_fn emit,
-			void *ctx)
+			const struct memwalk_entry *e,
+			struct memwalk_run_sink *sink)
 {
 	struct memwalk_entry pe = *e;
 	pte_t *pte = e->pte_table + pte_index(e->addr);
 	struct memwalk_page_run run;
 	pte_t prev = __pte(0);
-	struct run_acc acc;
 	unsigned long addr;
+	unsigned int n, max;
+	bool like;
 	int ret;
 
-	acc.have = false;
 	for (addr = e->addr; addr != e->end; addr += PAGE_SIZE, pte++) {
 		pte_t v = ptep_get(pte);
-		unsigned int n;
 
 		if (pte_none(v))
 			continue;
-		if (acc.have && pte_continues(d, &acc.run, prev, v, addr)) {
-			acc.run.nr_pages++;
-		} else {
-			pe.addr = addr;
+		pe.addr = addr;
+		like = pte_like_prev(sink, prev, v, addr);
+		if (like && d->entry_only) {
+			run = sink->open;
+			run.start = addr;
+			run.nr_pages = 1;
+			run.pfn = d->hide_pfn ? 0 : pte_pfn(v);
+		} else if (!like || !page_run_like(d, &pe, &sink->open,
+						   pte_pfn(v), addr, &run)) {
 			pe.end = addr + PAGE_SIZE;
 			pe.entry_addr = addr;
 			pe.val = pte_val(v);
 			pe.index = pte_index(addr);
 			memwalk_decode_page(d, &pe, addr, &run);
-			ret = acc_add(d, w, &acc, &run, emit, ctx);
-			if (ret)
-				return ret;
 		}
-		/* acc.run now ends with the page @v maps. */
+		ret = sink_add(d, w, sink, &run);
+		if (ret)
+			return ret;
+		/* The open run now ends with the page @v maps. */
 		prev = v;
-		n = pte_stretch(d, &acc.run, v, pte,
-				((e->end - addr) >> PAGE_SHIFT) - 1);
+		max = ((e->end - addr) >> PAGE_SHIFT) - 1;
+		if (d->entry_only || !pte_present(v)) {
+			n = pte_stretch(d, &sink->open, v, pte, max);
+		} else if (max && pte_val(ptep_get(pte + 1)) ==
+				  pte_val(v) + PAGE_SIZE) {
+			n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
+		} else {
+			n = 0;
+		}
 		if (n) {
-			acc.run.nr_pages += n;
+			sink->open.nr_pages += n;
 			addr += (unsigned long)n << PAGE_SHIFT;
 			pte += n;
 			prev = ptep_get(pte);
 		}
 	}
-	return acc_finish(w, &acc, e->end, emit, ctx);
+	w->next = e->end;
+	return 0;
 }

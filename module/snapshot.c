@@ -10,14 +10,14 @@
  * VMA_BOUNCE_BYTES of VMA records and one name buffer per call, however
  * large the target or the caller's buffers.
  *
- * Run merging (memwalk_run_extends()): a page joins the pending run when
- * every field but start, pfn and nr_pages is equal, it follows the run's
- * last page, and (when PFNs are shown and the state carries one) its PFN
- * or swap offset follows the run's last one.  The decoder merges what one
- * entry or PTE range maps before handing it here; this merges across
- * entries and ranges.  The pending run is kept out of the bounce
- * buffer until it cannot grow, and always has a reserved slot in the
- * caller's buffer, so what was accepted is always written.
+ * Run merging (pageinfo.c): a page joins the open run when every field
+ * but start, pfn and nr_pages is equal, it follows the run's last page,
+ * and (when PFNs are shown and the state carries one) its PFN or swap
+ * offset follows the run's last one.  The decoder writes finished runs
+ * straight into the bounce buffer (struct memwalk_run_sink); the open run
+ * is kept out of it until it cannot grow, across entries, PTE ranges and
+ * lock drops, and always has a slot kept in the caller's buffer, so what
+ * was accepted is always written.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -47,15 +47,9 @@ struct snap {
 	struct memwalk_decoder dec;
 	struct memwalk_walk walk;
 
-	/* Page runs: bounce buffer, pending run, caller's capacity. */
-	struct memwalk_page_run *runs;
-	u32 nr_bounce;
-	u32 cap_bounce;
-	u64 user_slots;
+	/* Page runs: bounce buffer and open run, runs copied out. */
+	struct memwalk_run_sink sink;
 	u64 nr_out;
-	struct memwalk_page_run pending;
-	bool have_pending;
-	unsigned long pending_vm_start;	/* VMA of the pending run */
 
 	/* VMA records: bounce buffer, bytes copied, last one emitted. */
 	u8 *vbuf;
@@ -70,49 +64,19 @@ struct snap {
 	char *namebuf;
 };
 
-/* memwalk_emit_fn: one run (in address order) from the decoder. */
-static int snap_emit(void *ctx, const struct memwalk_page_run *run)
-{
-	struct snap *s = ctx;
-
-	/* A run describes pages of one VMA: it never crosses into the next. */
-	if (s->have_pending && s->pending_vm_start == s->dec.vma->vm_start &&
-	    memwalk_run_extends(&s->dec, &s->pending, run)) {
-		s->pending.nr_pages += run->nr_pages;
-		return MEMWALK_WALK_CONTINUE;
-	}
-	if (!s->have_pending) {
-		if (s->nr_out + s->nr_bounce >= s->user_slots)
-			return MEMWALK_WALK_STOP;
-		s->pending = *run;
-		s->pending_vm_start = s->dec.vma->vm_start;
-		s->have_pending = true;
-		return MEMWALK_WALK_CONTINUE;
-	}
-	/* The pending run goes to the bounce buffer, @run takes its place. */
-	if (s->nr_out + s->nr_bounce + 2 > s->user_slots)
-		return MEMWALK_WALK_STOP;
-	if (s->nr_bounce == s->cap_bounce)
-		return MEMWALK_WALK_PAUSE;
-	s->runs[s->nr_bounce++] = s->pending;
-	s->pending = *run;
-	s->pending_vm_start = s->dec.vma->vm_start;
-	return MEMWALK_WALK_CONTINUE;
-}
-
 /* The walker's entry callbacks: every kind of entry becomes runs. */
 static int snap_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
 {
 	struct snap *s = w->private;
 
-	return memwalk_decode_entry(&s->dec, w, e, snap_emit, s);
+	return memwalk_decode_entry(&s->dec, w, e, &s->sink);
 }
 
 static int snap_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
 {
 	struct snap *s = w->private;
 
-	return memwalk_decode_ptes(&s->dec, w, e, snap_emit, s);
+	return memwalk_decode_ptes(&s->dec, w, e, &s->sink);
 }
 
 /* Take back the last VMA record written (none of its pages were walked). */
@@ -181,16 +145,18 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 static int snap_flush(struct memwalk_walk *w)
 {
 	struct snap *s = w->private;
+	struct memwalk_run_sink *sink = &s->sink;
 	void __user *dst;
 
-	if (s->nr_bounce) {
+	if (sink->nr) {
 		dst = u64_to_user_ptr(s->req.run_buf +
 				      s->nr_out * sizeof(struct memwalk_page_run));
-		if (copy_to_user(dst, s->runs,
-				 s->nr_bounce * sizeof(struct memwalk_page_run)))
+		if (copy_to_user(dst, sink->runs,
+				 sink->nr * sizeof(struct memwalk_page_run)))
 			return -EFAULT;
-		s->nr_out += s->nr_bounce;
-		s->nr_bounce = 0;
+		s->nr_out += sink->nr;
+		sink->slots -= sink->nr;
+		sink->nr = 0;
 	}
 	if (s->vbuf_used) {
 		dst = u64_to_user_ptr(s->req.vma_buf + s->vma_out);
@@ -211,20 +177,21 @@ static const struct memwalk_walk_ops snap_ops = {
 	.flush		= snap_flush,
 };
 
-/* The pending run is written last; its slot was reserved. */
+/* The open run is written last; its slot was kept. */
 static int snap_finish(struct snap *s)
 {
+	struct memwalk_run_sink *sink = &s->sink;
 	int ret;
 
-	if (!s->have_pending)
+	if (!sink->have_open)
 		return 0;
-	if (s->nr_bounce == s->cap_bounce) {
+	if (sink->nr == sink->cap) {
 		ret = snap_flush(&s->walk);
 		if (ret)
 			return ret;
 	}
-	s->runs[s->nr_bounce++] = s->pending;
-	s->have_pending = false;
+	sink->runs[sink->nr++] = sink->open;
+	sink->have_open = false;
 	return snap_flush(&s->walk);
 }
 
@@ -257,15 +224,17 @@ static int snap_check(const struct memwalk_snapshot *req)
 
 static int snap_alloc(struct snap *s)
 {
+	struct memwalk_run_sink *sink = &s->sink;
+
 	if (s->req.flags & MEMWALK_SNAP_PAGES) {
-		s->user_slots = div_u64(s->req.run_buf_len,
-					sizeof(struct memwalk_page_run));
-		s->cap_bounce = min_t(u64, s->user_slots,
-				      RUN_BOUNCE_BYTES / sizeof(struct memwalk_page_run));
-		if (s->cap_bounce) {
-			s->runs = kvmalloc_array(s->cap_bounce,
-						 sizeof(*s->runs), GFP_KERNEL);
-			if (!s->runs)
+		sink->slots = div_u64(s->req.run_buf_len,
+				      sizeof(struct memwalk_page_run));
+		sink->cap = min_t(u64, sink->slots,
+				  RUN_BOUNCE_BYTES / sizeof(struct memwalk_page_run));
+		if (sink->cap) {
+			sink->runs = kvmalloc_array(sink->cap,
+						    sizeof(*sink->runs), GFP_KERNEL);
+			if (!sink->runs)
 				return -ENOMEM;
 		}
 	}
@@ -284,7 +253,7 @@ static int snap_alloc(struct snap *s)
 
 static void snap_free(struct snap *s)
 {
-	kvfree(s->runs);
+	kvfree(s->sink.runs);
 	kvfree(s->vbuf);
 	kfree(s->namebuf);
 	kfree(s);
@@ -321,8 +290,8 @@ static int snap_run(struct snap *s, struct mm_struct *mm)
 	/* A full buffer before any progress, or before any record at all. */
 	if (ret == MEMWALK_WALK_STOP &&
 	    (s->walk.next == start ||
-	     (!s->vma_out && !s->vbuf_used && !s->nr_out && !s->nr_bounce &&
-	      !s->have_pending)))
+	     (!s->vma_out && !s->vbuf_used && !s->nr_out && !s->sink.nr &&
+	      !s->sink.have_open)))
 		ret = -ENOSPC;
 	if (ret == -ENOSPC)
 		s->walk.next = start;
