@@ -145,6 +145,7 @@ struct memwalk_walk {
 
 int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 		    unsigned long end);
+bool memwalk_should_pause(struct memwalk_walk *w);
 int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		     unsigned long start, unsigned long end);
 
@@ -186,6 +187,8 @@ struct memwalk_decoder {
 	unsigned long part_seq;
 	bool part_result;
 	struct memwalk_folio_cache fc;
+	/* d->vma's page cache if it is shmem and holes are looked up there */
+	struct address_space *shmem;
 	struct memwalk_kpf_memo kpf_memo;
 	/* The online subsection met last, valid under one page-table lock */
 	unsigned long online_sub;
@@ -222,6 +225,9 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 			const struct memwalk_entry *e,
 			struct memwalk_run_sink *sink);
+int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
+			      struct memwalk_walk *w, unsigned long start,
+			      unsigned long end, struct memwalk_run_sink *sink);
 bool memwalk_mglru_reported(void);
 
 /* vma.c: VMA records. */

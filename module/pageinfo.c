@@ -22,6 +22,7 @@
 #include <linux/pgtable.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/xarray.h>
 
 #include "memwalk.h"
 
@@ -904,14 +905,89 @@ static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
 }
 
 /**
+ * memwalk_decode_shmem_hole() - shmem pages in swap where d->vma has no entry
+ * @d: the decoder; d->shmem is the page cache of d->vma's shmem file
+ * @w: the walk; w->next is advanced past what @sink accepted
+ * @start: first address of the hole (no entry maps [@start, @end))
+ * @end: its end
+ * @sink: takes the runs, in address order
+ *
+ * Shmem unmaps a page before it swaps it out and keeps the swap entry in
+ * the page cache, so a none entry may stand for a page in swap: each one
+ * becomes a MEMWALK_STATE_SHMEM_SWAP run, as smaps counts it in Swap.
+ *
+ * Locking: mmap_lock held (it pins d->vma's file); any page-table lock may
+ * be held.  Takes RCU for the page cache.  Does not sleep.
+ *
+ * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next where to resume.
+ */
+int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
+			      struct memwalk_walk *w, unsigned long start,
+			      unsigned long end, struct memwalk_run_sink *sink)
+{
+	struct vm_area_struct *vma = d->vma;
+	pgoff_t next = linear_page_index(vma, start);
+	pgoff_t last = linear_page_index(vma, end - 1);
+	XA_STATE(xas, &d->shmem->i_pages, next);
+	struct memwalk_page_run run;
+	unsigned int seen = 0;
+	void *entry;
+	int ret = 0;
+
+	/* RCU: the xarray's nodes; a value entry is read, not referenced. */
+	rcu_read_lock();
+	xas_for_each(&xas, entry, last) {
+		pgoff_t base, stop, from;
+		swp_entry_t swp;
+		unsigned long nr;
+
+		if (xas_retry(&xas, entry) || !xa_is_value(entry))
+			continue;
+		/* A large folio swapped out whole is one multi-index entry. */
+		nr = 1UL << xas_get_order(&xas);
+		base = xas.xa_index & ~(nr - 1);
+		stop = min(base + nr - 1, last);
+		from = max(base, next);
+		if (stop < from)
+			continue;
+		swp = radix_to_swp_entry(entry);
+		memset(&run, 0, sizeof(run));
+		run.start = vma->vm_start + ((from - vma->vm_pgoff) << PAGE_SHIFT);
+		run.nr_pages = stop - from + 1;
+		run.flags = MEMWALK_STATE_SHMEM_SWAP |
+			    MEMWALK_LEVEL_PTE << MEMWALK_RUN_LEVEL_SHIFT |
+			    MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM |
+			    (swp_type(swp) << MEMWALK_RUN_SWAP_TYPE_SHIFT &
+			     MEMWALK_RUN_SWAP_TYPE_MASK);
+		run.pfn = d->hide_pfn ? 0 : swp_offset(swp) + (from - base);
+		run.lru_gen = -1;
+		ret = sink_add(d, w, sink, &run);
+		if (ret)
+			break;
+		next = stop + 1;
+		if (!(++seen % PTRS_PER_PTE) && next <= last &&
+		    memwalk_should_pause(w)) {
+			w->next = vma->vm_start +
+				  ((next - vma->vm_pgoff) << PAGE_SHIFT);
+			ret = MEMWALK_WALK_PAUSE;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	if (!ret)
+		w->next = end;
+	return ret;
+}
+
+/**
  * memwalk_decode_ptes() - describe the pages of a PTE table's range
  * @d: the decoder
  * @w: the walk; w->next is advanced past what @sink accepted
  * @e: the range: e->pte_table the locked table, [e->addr, e->end) in it
  * @sink: takes the runs, in address order
  *
- * One pass over the entries: none entries are skipped, the others merged
- * into runs as they come;
+ * One pass over the entries: none entries are skipped (in a shmem VMA,
+ * looked up in its page cache), the others merged into runs as they come;
  * entries that merely continue the open run are counted without decoding
  * them in full (pte_stretch(), pte_page_stretch()).
  *
@@ -928,6 +1004,7 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 	struct memwalk_page_run run;
 	pte_t prev = __pte(0);
 	unsigned long addr;
+	unsigned long hole_end;
 	unsigned int n, max;
 	bool like;
 	int ret;
@@ -935,8 +1012,23 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 	for (addr = e->addr; addr != e->end; addr += PAGE_SIZE, pte++) {
 		pte_t v = ptep_get(pte);
 
-		if (pte_none(v))
+		if (pte_none(v)) {
+			if (!d->shmem)
+				continue;
+			/* The none entries from here on: one lookup. */
+			max = (e->end - addr) >> PAGE_SHIFT;
+			for (n = 1; n < max && pte_none(ptep_get(pte + n)); n++)
+				;
+			hole_end = addr + ((unsigned long)n << PAGE_SHIFT);
+			ret = memwalk_decode_shmem_hole(d, w, addr, hole_end,
+							sink);
+			if (ret)
+				return ret;
+			addr = hole_end - PAGE_SIZE;
+			pte += n - 1;
+			prev = __pte(0);
 			continue;
+		}
 		pe.addr = addr;
 		like = pte_like_prev(sink, prev, v, addr);
 		if (like && d->entry_only) {

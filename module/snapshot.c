@@ -22,6 +22,7 @@
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -77,6 +78,19 @@ static int snap_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
 	struct snap *s = w->private;
 
 	return memwalk_decode_ptes(&s->dec, w, e, &s->sink);
+}
+
+/*
+ * ->table: an upper-level entry.  A none one in a shmem VMA (want_none is
+ * set only there) is a hole to look up in the page cache.
+ */
+static int snap_table(struct memwalk_walk *w, const struct memwalk_entry *e)
+{
+	struct snap *s = w->private;
+
+	if (e->val || !s->dec.shmem)
+		return MEMWALK_WALK_CONTINUE;
+	return memwalk_decode_shmem_hole(&s->dec, w, e->addr, e->end, &s->sink);
 }
 
 /* Take back the last VMA record written (none of its pages were walked). */
@@ -138,6 +152,11 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		return MEMWALK_WALK_SKIP;
 	s->dec.vma = vma;
 	s->dec.part_folio = NULL;
+	s->dec.shmem = NULL;
+	if (!s->dec.entry_only && vma->vm_file &&
+	    shmem_mapping(vma->vm_file->f_mapping))
+		s->dec.shmem = vma->vm_file->f_mapping;
+	w->want_none = s->dec.shmem;
 	return MEMWALK_WALK_CONTINUE;
 }
 
@@ -170,6 +189,7 @@ static int snap_flush(struct memwalk_walk *w)
 
 static const struct memwalk_walk_ops snap_ops = {
 	.vma		= snap_vma,
+	.table		= snap_table,
 	.pte_range	= snap_ptes,
 	.pmd_entry	= snap_entry,
 	.pud_entry	= snap_entry,

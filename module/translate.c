@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -27,7 +28,20 @@ static_assert(sizeof(struct memwalk_translate) == MEMWALK_TRANSLATE_SIZE_VER0);
 struct xlate {
 	struct memwalk_translate t;
 	struct memwalk_decoder dec;
+	struct memwalk_run_sink sink;	/* one run, no bounce buffer */
 };
+
+/* No entry at the address: in a shmem VMA its page may be in swap. */
+static void xlate_hole(struct xlate *x, struct memwalk_walk *w,
+		       unsigned long addr)
+{
+	if (!x->dec.shmem)
+		return;
+	x->sink.slots = 1;
+	memwalk_decode_shmem_hole(&x->dec, w, addr, addr + PAGE_SIZE, &x->sink);
+	if (x->sink.have_open)
+		x->t.page = x->sink.open;
+}
 
 static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
 {
@@ -55,7 +69,10 @@ static int xlate_table(struct memwalk_walk *w, const struct memwalk_entry *e)
 	struct xlate *x = w->private;
 
 	xlate_level(x, e);
-	return e->val ? MEMWALK_WALK_CONTINUE : MEMWALK_WALK_STOP;
+	if (e->val)
+		return MEMWALK_WALK_CONTINUE;
+	xlate_hole(x, w, e->addr);
+	return MEMWALK_WALK_STOP;
 }
 
 /* Entry callbacks: the leaf level and the page. */
@@ -65,6 +82,8 @@ static int xlate_leaf(struct memwalk_walk *w, const struct memwalk_entry *e)
 
 	xlate_level(x, e);
 	memwalk_decode_page(&x->dec, e, e->addr, &x->t.page);
+	if (!x->t.page.nr_pages && e->level == MEMWALK_PGT_PTE)
+		xlate_hole(x, w, e->addr);
 	return MEMWALK_WALK_STOP;
 }
 
@@ -96,6 +115,8 @@ static int xlate_run(struct xlate *x, struct mm_struct *mm)
 		x->t.vma_start = vma->vm_start;
 		x->t.vma_end = vma->vm_end;
 		x->dec.vma = vma;
+		if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping))
+			x->dec.shmem = vma->vm_file->f_mapping;
 		ret = memwalk_walk_vma(&w, vma, addr, addr + PAGE_SIZE);
 	}
 	mmap_read_unlock(mm);

@@ -95,7 +95,16 @@
 /* Internal: the PMD changed under us, read it again. */
 #define WALK_RETRY		(-1000)
 
-static bool should_pause(struct memwalk_walk *w)
+/**
+ * memwalk_should_pause() - whether the walk should drop its locks now
+ * @w: the walk
+ *
+ * For callbacks that do long work of their own inside one entry: they
+ * return MEMWALK_WALK_PAUSE with w->next where to resume.
+ *
+ * Locking: mmap_lock held.
+ */
+bool memwalk_should_pause(struct memwalk_walk *w)
 {
 	if (w->no_pause)
 		return false;
@@ -194,7 +203,7 @@ static int walk_pte_chunks(struct memwalk_walk *w, pte_t *table,
 		if (ret || next == end)
 			return ret;
 		addr = next;
-		if (should_pause(w)) {
+		if (memwalk_should_pause(w)) {
 			w->next = addr;
 			return MEMWALK_WALK_PAUSE;
 		}
@@ -241,7 +250,7 @@ static int walk_pte_table(struct memwalk_walk *w, pmd_t *pmd,
 		pte_t ptev;
 
 		/* Bound the work per hold inside a table too. */
-		if (n && !(n % PTES_PER_PAUSE_CHECK) && should_pause(w)) {
+		if (n && !(n % PTES_PER_PAUSE_CHECK) && memwalk_should_pause(w)) {
 			w->next = addr;
 			ret = MEMWALK_WALK_PAUSE;
 			break;
@@ -278,8 +287,13 @@ static int walk_pmd_leaf(struct memwalk_walk *w, pmd_t *pmd,
 	w->lock_seq++;
 	pmdv = READ_ONCE(*pmd);
 	if (pmd_none(pmdv)) {
+		/* Zapped since we looked: now a none entry. */
 		spin_unlock(ptl);
-		return MEMWALK_WALK_CONTINUE;
+		if (!w->want_none)
+			return MEMWALK_WALK_CONTINUE;
+		entry_init(&e, MEMWALK_PGT_PMD, pmd, pmd_index(addr), 0,
+			   addr, end, PMD_SIZE);
+		return call_entry(w, w->ops->table, &e);
 	}
 	if (pmd_present(pmdv) && !pmd_leaf(pmdv)) {
 		/* Split into a table since we looked: walk that. */
@@ -349,7 +363,7 @@ static int walk_pmd_range(struct memwalk_walk *w, pud_t pudv,
 		ret = walk_one_pmd(w, pmd, addr, next);
 		if (ret)
 			return ret;
-		if (next != end && should_pause(w)) {
+		if (next != end && memwalk_should_pause(w)) {
 			w->next = next;
 			return MEMWALK_WALK_PAUSE;
 		}
@@ -440,7 +454,7 @@ again:
 		if (ret)
 			return ret;
 step:
-		if (next != end && should_pause(w)) {
+		if (next != end && memwalk_should_pause(w)) {
 			w->next = next;
 			return MEMWALK_WALK_PAUSE;
 		}
@@ -601,7 +615,7 @@ static int walk_vmas(struct memwalk_walk *w, unsigned long addr,
 			ret = MEMWALK_WALK_CONTINUE;
 		if (ret)
 			return ret;
-		if (e != end && should_pause(w)) {
+		if (e != end && memwalk_should_pause(w)) {
 			w->next = e;
 			return MEMWALK_WALK_PAUSE;
 		}

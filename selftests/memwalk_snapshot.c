@@ -445,6 +445,8 @@ static uint64_t pagemap_expected(const struct mw_vma *v, const struct memwalk_pa
 		e |= PM_SWAP | ((r->pfn + idx) << PM_SWAP_TYPE_BITS);
 		*mask &= ~((1ULL << PM_SWAP_TYPE_BITS) - 1) & ~PM_FILE & ~PM_MMAP_EXCLUSIVE;
 		break;
+	case MEMWALK_STATE_SHMEM_SWAP:
+		break;		/* no entry: pagemap shows none */
 	default:	/* device, hwpoison, marker: swap-like, frame not compared */
 		e |= PM_SWAP;
 		*mask &= ~PM_PFN_MASK & ~PM_FILE & ~PM_MMAP_EXCLUSIVE;
@@ -799,7 +801,9 @@ static void count_vma(const struct mw_snap *s, const struct mw_vma *v, struct co
 		uint64_t kb = (hi - lo) >> 10;	/* the part of the run in @v */
 		bool pmd = mw_run_level(r) == MEMWALK_LEVEL_PMD;
 
-		if (mw_run_state(r) == MEMWALK_STATE_SWAP) {
+		/* smaps also counts shmem pages in swap where there is no entry */
+		if (mw_run_state(r) == MEMWALK_STATE_SWAP ||
+		    mw_run_state(r) == MEMWALK_STATE_SHMEM_SWAP) {
 			c->swap += kb;
 			continue;
 		}
@@ -1285,34 +1289,95 @@ TEST_F(states, state_hugetlb_shared)
 	rview_free(&rv);
 }
 
+/*
+ * The first 16 pages of @rv paged out (in @state, each with its own swap
+ * slot), the other 16 present.
+ */
+static void check_half_paged_out(struct __test_metadata *_metadata,
+				 const struct rview *rv, unsigned int state)
+{
+	char logbuf[256];
+	size_t i, j;
+
+	for (i = 0; i < rv->n; i++) {
+		const struct memwalk_page_run *p = &rv->page[i];
+
+		EXPECT_EQ(i < 16 ? state : MEMWALK_STATE_PRESENT, mw_run_state(p))
+			PAGE_LOG(rv, i);
+		for (j = 0; i < 16 && j < i; j++)
+			EXPECT_NE(rv->page[j].pfn, p->pfn) PAGE_LOG(rv, i);
+	}
+}
+
 /* MADV_PAGEOUT to zram: swap entries with their type and offsets. */
 TEST_F(states, state_swapped)
 {
 	const struct mw_region *reg = REGION("swapped");
 	struct rview rv;
 	char logbuf[256];
-	size_t i, j;
+	size_t i;
 
 	SETUP_OK();
 	rview_get(_metadata, self->fd, self->t.pid, reg, MEMWALK_SNAP_ALL, &rv);
-	for (i = 0; i < rv.n; i++) {
+	check_half_paged_out(_metadata, &rv, MEMWALK_STATE_SWAP);
+	for (i = 0; i < 16; i++) {
 		const struct memwalk_page_run *p = &rv.page[i];
 
-		if (i >= 16) {
-			EXPECT_EQ(MEMWALK_STATE_PRESENT, mw_run_state(p)) PAGE_LOG(&rv, i);
-			continue;
-		}
 		EXPECT_TRUE(rv.pm[i] & PM_SWAP) PAGE_LOG(&rv, i);
-		EXPECT_EQ(MEMWALK_STATE_SWAP, mw_run_state(p)) PAGE_LOG(&rv, i);
 		EXPECT_EQ(rv.pm[i] & ((1ULL << PM_SWAP_TYPE_BITS) - 1), mw_run_swap_type(p))
 			PAGE_LOG(&rv, i);
 		EXPECT_EQ((rv.pm[i] & PM_PFN_MASK) >> PM_SWAP_TYPE_BITS, p->pfn) PAGE_LOG(&rv, i);
 		/* clear_refs=4 ran after the page-out */
 		EXPECT_FALSE(p->flags & MEMWALK_RUN_SOFT_DIRTY) PAGE_LOG(&rv, i);
 		EXPECT_EQ(0, p->folio_flags) PAGE_LOG(&rv, i);
-		for (j = 0; j < i; j++)
-			EXPECT_NE(rv.page[j].pfn, p->pfn) PAGE_LOG(&rv, i);
 	}
+	rview_free(&rv);
+}
+
+/*
+ * Shmem pages in swap: no entry (pagemap shows none), reported from the
+ * page cache with their swap slots; smaps' Swap agrees (counts_equal_smaps
+ * and client_columns_equal_smaps).  The rest are present shmem pages.
+ */
+TEST_F(states, state_shmem_swapped)
+{
+	const struct mw_region *reg = REGION("shmem_swapped");
+	uint32_t want = MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM;
+	struct rview rv;
+	char logbuf[256];
+	size_t i;
+
+	SETUP_OK();
+	rview_get(_metadata, self->fd, self->t.pid, reg, MEMWALK_SNAP_ALL, &rv);
+	check_half_paged_out(_metadata, &rv, MEMWALK_STATE_SHMEM_SWAP);
+	for (i = 0; i < rv.n; i++) {
+		const struct memwalk_page_run *p = &rv.page[i];
+
+		if (i >= 16) {
+			EXPECT_TRUE(rv.pm[i] & PM_PRESENT) PAGE_LOG(&rv, i);
+			EXPECT_EQ(want, p->flags & want) PAGE_LOG(&rv, i);
+			continue;
+		}
+		EXPECT_FALSE(rv.pm[i] & (PM_PRESENT | PM_SWAP)) PAGE_LOG(&rv, i);
+		EXPECT_EQ(want, p->flags & MW_RUN_FROM_PAGE) PAGE_LOG(&rv, i);
+		EXPECT_NE(0, p->pfn) PAGE_LOG(&rv, i);
+	}
+	rview_free(&rv);
+}
+
+/* The same pages hidden from an entry-only walk, which reads no page cache. */
+TEST_F(states, state_shmem_swapped_entry_only)
+{
+	const struct mw_region *reg = REGION("shmem_swapped");
+	struct rview rv;
+	char logbuf[256];
+	size_t i;
+
+	SETUP_OK();
+	rview_get(_metadata, self->fd, self->t.pid, reg,
+		  MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY, &rv);
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(0, rv.page[i].nr_pages) PAGE_LOG(&rv, i);
 	rview_free(&rv);
 }
 
@@ -1470,13 +1535,19 @@ static void compare_pages_as(struct __test_metadata *_metadata, const struct mw_
 			     bool entry_only)
 {
 	struct memwalk_page_run *pa, *pb;
-	size_t na, nb, i, bad = 0;
+	size_t na, nb, i, k, bad = 0;
 	char b1[256], b2[256];
 
 	pa = mw_runs_expand(a->runs, a->nr_runs, &na);
 	pb = mw_runs_expand(b->runs, b->nr_runs, &nb);
 	ASSERT_NE(NULL, pa);
 	ASSERT_NE(NULL, pb);
+	/* Shmem pages in swap come from the page cache, not from an entry. */
+	for (i = 0, k = 0; entry_only && i < na; i++)
+		if (mw_run_state(&pa[i]) != MEMWALK_STATE_SHMEM_SWAP)
+			pa[k++] = pa[i];
+	if (entry_only)
+		na = k;
 	ASSERT_EQ(na, nb);
 	for (i = 0; i < na; i++) {
 		struct memwalk_page_run want = pa[i];
@@ -1978,6 +2049,36 @@ TEST_F(states, translate_swap_entry)
 	EXPECT_NE(0, t.levels[t.nr_levels - 1].entry);
 	EXPECT_EQ(MEMWALK_STATE_SWAP, mw_run_state(&t.page));
 	EXPECT_EQ((pm & PM_PFN_MASK) >> PM_SWAP_TYPE_BITS, t.page.pfn);
+}
+
+/*
+ * A shmem page in swap: the walk ends at a none PTE (pagemap shows none
+ * too) and the page is the one the snapshot reports there.
+ */
+TEST_F(states, translate_shmem_swapped)
+{
+	const struct mw_region *reg = REGION("shmem_swapped");
+	uint64_t addr = reg->start + 3 * MW_PAGE, pm;
+	const struct memwalk_page_run *r;
+	struct memwalk_translate t;
+	struct mw_snap s;
+
+	SETUP_OK();
+	ASSERT_EQ(0, translate(self->fd, self->t.pid, addr, &t));
+	ASSERT_EQ(0, mw_pagemap_read(self->t.pid, addr, 1, &pm));
+	EXPECT_FALSE(pm & (PM_PRESENT | PM_SWAP));
+	check_levels(_metadata, &t, self->info.pgtable_levels);
+	ASSERT_EQ(self->info.pgtable_levels, t.nr_levels);
+	EXPECT_EQ(0, t.levels[t.nr_levels - 1].entry);
+	EXPECT_EQ(MEMWALK_STATE_SHMEM_SWAP, mw_run_state(&t.page));
+	EXPECT_EQ(addr, t.page.start);
+	EXPECT_EQ(1, t.page.nr_pages);
+	snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL, &s);
+	r = run_at(&s, addr);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(r->flags, t.page.flags);
+	EXPECT_EQ(r->pfn + ((addr - r->start) >> MW_PAGE_SHIFT), t.page.pfn);
+	mw_snap_free(&s);
 }
 
 /* In a VMA but never touched: the walk ends at a none entry. */

@@ -397,9 +397,10 @@ static int check_run(const struct memwalk_page_run *r, uint32_t flags,
 
 	if (!r->nr_pages || r->start % MW_PAGE || mw_run_end(r) <= r->start ||
 	    r->flags & ~(uint32_t)MW_RUN_KNOWN_FLAGS ||
-	    state < MEMWALK_STATE_PRESENT || state > MEMWALK_STATE_MARKER ||
+	    state < MEMWALK_STATE_PRESENT || state > MEMWALK_STATE_SHMEM_SWAP ||
 	    mw_run_level(r) > MEMWALK_LEVEL_PUD ||
-	    (state != MEMWALK_STATE_SWAP && mw_run_swap_type(r)) ||
+	    (state != MEMWALK_STATE_SWAP && state != MEMWALK_STATE_SHMEM_SWAP &&
+	     mw_run_swap_type(r)) ||
 	    r->folio_flags & ~(uint32_t)MW_FOLIO_KNOWN_FLAGS ||
 	    r->lru_gen < -1 || r->lru_gen > 3 || r->order > 20) {
 		mw_why_set(why, "malformed %s", mw_run_str(r, buf, sizeof(buf)));
@@ -412,6 +413,17 @@ static int check_run(const struct memwalk_page_run *r, uint32_t flags,
 	}
 	if (!(flags & MEMWALK_SNAP_FOLIO) && r->folio_flags) {
 		mw_why_set(why, "folio flags without MEMWALK_SNAP_FOLIO: %s",
+			   mw_run_str(r, buf, sizeof(buf)));
+		return -1;
+	}
+	/* No entry: a shmem page in swap, known from its file's page cache. */
+	if (state == MEMWALK_STATE_SHMEM_SWAP &&
+	    ((flags & MEMWALK_SNAP_ENTRY_ONLY) ||
+	     mw_run_level(r) != MEMWALK_LEVEL_PTE || r->folio_flags || r->mapcount ||
+	     (r->flags & MW_RUN_FROM_PAGE) != (MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM) ||
+	     (r->flags & ~(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_SWAP_TYPE_MASK |
+			   MW_RUN_FROM_PAGE)))) {
+		mw_why_set(why, "malformed shmem-swap run %s",
 			   mw_run_str(r, buf, sizeof(buf)));
 		return -1;
 	}

@@ -221,7 +221,7 @@ static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
 			/* walk_end 0 (end 0): the whole space is done. */
 			uint64_t bound = s.walk_end ? s.walk_end : UINT64_MAX;
 
-			if (r->nr_pages == 0 || st == 0 || st > MEMWALK_STATE_MARKER ||
+			if (r->nr_pages == 0 || st == 0 || st > MEMWALK_STATE_SHMEM_SWAP ||
 			    r->start < start || r->start < last_end ||
 			    r->start + (uint64_t)r->nr_pages * 4096 > bound)
 				note_bad("run", r->start, r->nr_pages);

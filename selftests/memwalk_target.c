@@ -447,6 +447,25 @@ static void states(const struct opts *o)
 			region("swapped", p, 32 * PAGE);
 	}
 
+	/*
+	 * Shmem swap: the first 16 of 32 shared anonymous pages paged out.
+	 * Shmem unmaps them first, so pagemap shows no entry there.
+	 */
+	p = map(32 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		"mmap shmem_swapped");
+	touch(p, 32 * PAGE, PAGE);
+	if (madvise(p, 16 * PAGE, MADV_PAGEOUT)) {
+		say("skip shmem_swapped: MADV_PAGEOUT: %s", strerror(errno));
+	} else {
+		for (i = 0; i < 32; i++)
+			if (!(pagemap_entry(p + i * PAGE) & (1ULL << 63)) != (i < 16))
+				break;
+		if (i < 32)
+			say("skip shmem_swapped: page %zu not paged out as asked (no swap?)", i);
+		else
+			region("shmem_swapped", p, 32 * PAGE);
+	}
+
 	if (o->mlock) {
 		p = anon(8 * PAGE, "mmap mlocked");
 		if (mlock(p, 8 * PAGE)) {

@@ -187,6 +187,12 @@ static void classify_present(struct differ *d, uint64_t s, uint64_t e,
 	classify_same_page(d, s, e, a, b);
 }
 
+/* In swap: behind a swap entry, or a shmem page where there is no entry. */
+static bool is_swapped(unsigned int state)
+{
+	return state == MEMWALK_STATE_SWAP || state == MEMWALK_STATE_SHMEM_SWAP;
+}
+
 /* Pages [s, e): @a and @b are their runs (NULL: no entry) on each side. */
 static void classify(struct differ *d, uint64_t s, uint64_t e,
 		     const struct memwalk_page_run *a,
@@ -197,15 +203,17 @@ static void classify(struct differ *d, uint64_t s, uint64_t e,
 
 	if (!a && sb == MEMWALK_STATE_PRESENT)
 		note(d, CH_FAULTED_IN, s, e, "");
-	else if (a && !b)
+	else if (a && !b && sa != MEMWALK_STATE_SHMEM_SWAP)
 		note(d, CH_UNMAPPED, s, e, "");
-	else if (sa == MEMWALK_STATE_PRESENT && sb == MEMWALK_STATE_SWAP)
+	else if (sa == MEMWALK_STATE_PRESENT && is_swapped(sb))
 		note(d, CH_SWAPPED_OUT, s, e, "");
-	else if (sa == MEMWALK_STATE_SWAP && sb == MEMWALK_STATE_PRESENT)
+	else if (is_swapped(sa) && sb == MEMWALK_STATE_PRESENT)
 		note(d, CH_SWAPPED_IN, s, e, "");
 	else if (sa != sb) {
+		/* A shmem page leaving swap where it is not mapped, and back. */
 		snprintf(detail, sizeof(detail), "%s->%s",
-			 a ? mw_state_name(sa, tmp1) : "none", mw_state_name(sb, tmp2));
+			 a ? mw_state_name(sa, tmp1) : "none",
+			 b ? mw_state_name(sb, tmp2) : "none");
 		note(d, CH_STATE, s, e, detail);
 	} else if (sa == MEMWALK_STATE_PRESENT) {
 		classify_present(d, s, e, a, b);

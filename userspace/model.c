@@ -136,7 +136,7 @@ static bool check_run(const struct mw_snapshot *snap, const struct mw_vma *vma,
 	if (r->start & (snap->page_size - 1))
 		return bad(msg, len, "vmas[%zu].runs[%zu]: start 0x%llx is not page aligned",
 			   vi, ri, (unsigned long long)r->start);
-	if (state < MEMWALK_STATE_PRESENT || state > MEMWALK_STATE_MARKER)
+	if (state < MEMWALK_STATE_PRESENT || state > MEMWALK_STATE_SHMEM_SWAP)
 		return bad(msg, len, "vmas[%zu].runs[%zu]: unknown state %u in flags",
 			   vi, ri, state);
 	if (level > MEMWALK_LEVEL_PUD)

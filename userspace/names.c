@@ -135,6 +135,7 @@ static const char *const state_names[] = {
 	[MEMWALK_STATE_DEVICE]		= "device",
 	[MEMWALK_STATE_HWPOISON]	= "hwpoison",
 	[MEMWALK_STATE_MARKER]		= "marker",
+	[MEMWALK_STATE_SHMEM_SWAP]	= "shmem-swap",
 };
 
 static const char *const level_names[] = {

@@ -7,7 +7,8 @@
  * place that decides it.
  *
  * The rules, per entry of a non-hugetlb VMA:
- *  - Swap: a swap entry (not migration, device, hwpoison or marker).
+ *  - Swap: a swap entry (not migration, device, hwpoison or marker), and
+ *    a shmem page in swap where the entry is none (shmem-swap runs).
  *  - Rss ("resident") counts the pages smaps finds a struct page for:
  *    present entries except the zero page (4K or huge) and special/PFN-map
  *    entries (vm_normal_page() gives NULL), and the pages behind
@@ -194,7 +195,8 @@ void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
 			account_hugetlb(&st, snap, r);
 			continue;
 		}
-		if (mw_run_state(r) == MEMWALK_STATE_SWAP) {
+		if (mw_run_state(r) == MEMWALK_STATE_SWAP ||
+		    mw_run_state(r) == MEMWALK_STATE_SHMEM_SWAP) {
 			st.swap += r->nr_pages * snap->page_size;
 			continue;
 		}

@@ -74,7 +74,7 @@ static const struct column table_columns[] = {
 static const struct column page_columns[] = {
 	{ "range", "RANGE", COL_RANGE, NULL, false, "virtual addresses START-END (hex)" },
 	{ "pages", "PAGES", COL_PAGES, NULL, true, "base pages in the run" },
-	{ "state", "STATE", COL_STATE, NULL, false, "present, swap, migration, device, hwpoison, marker" },
+	{ "state", "STATE", COL_STATE, NULL, false, "present, swap, migration, device, hwpoison, marker, shmem-swap" },
 	{ "level", "LEVEL", COL_LEVEL, NULL, false, "pte, pmd or pud" },
 	{ "bits", "BITS", COL_BITS, NULL, false, "entry bits: W U D A SD(soft-dirty) WP(uffd-wp) NX G" },
 	{ "type", "TYPE", COL_TYPE, NULL, false, "zero, anon, file, shmem, excl, special, mwrite" },
@@ -270,7 +270,8 @@ static void run_cell(const struct mw_snapshot *snap,
 	case COL_PFN:
 		if (!mw_snap_has_pfn(snap) || mw_run_state(r) == MEMWALK_STATE_MARKER)
 			snprintf(buf, len, "-");
-		else if (mw_run_state(r) == MEMWALK_STATE_SWAP)
+		else if (mw_run_state(r) == MEMWALK_STATE_SWAP ||
+			 mw_run_state(r) == MEMWALK_STATE_SHMEM_SWAP)
 			snprintf(buf, len, "%u:%" PRIx64, mw_run_swap_type(r),
 				 (uint64_t)r->pfn);
 		else

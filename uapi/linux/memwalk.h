@@ -62,7 +62,12 @@ struct memwalk_info {
  * is a stretch of consecutive pages whose entries are alike in every field
  * (and, when PFNs are shown, whose PFNs or swap offsets are consecutive).
  * Pages whose entry is none are not reported: absence means "not mapped
- * here", and empty page-table levels are skipped, not walked.
+ * here", and empty page-table levels are skipped, not walked.  The one
+ * exception is a shmem/tmpfs mapping (MAP_SHARED anonymous memory, memfd,
+ * tmpfs files): there a page whose entry is none but whose page the file
+ * has in swap is reported as MEMWALK_STATE_SHMEM_SWAP (shmem unmaps a page
+ * before swapping it out and keeps the swap entry in the page cache; smaps
+ * counts it as Swap, pagemap shows nothing).  Not in entry-only mode.
  *
  * The call stops when a buffer is full or the range is done; walk_end says
  * where (page aligned): call again with start = walk_end until walk_end ==
@@ -190,6 +195,11 @@ struct memwalk_vma {
 #define MEMWALK_STATE_DEVICE	4	/* device private/exclusive entry */
 #define MEMWALK_STATE_HWPOISON	5	/* hardware-poisoned page */
 #define MEMWALK_STATE_MARKER	6	/* PTE marker (uffd-wp, poison, guard) */
+/*
+ * No entry, but the shmem page at this offset of the file is swapped
+ * out: type in SWAP_TYPE, offset in pfn; FILE and SHMEM set, level PTE.
+ */
+#define MEMWALK_STATE_SHMEM_SWAP 7
 #define MEMWALK_RUN_LEVEL_SHIFT	3		/* bits 3-4: where the entry sits */
 #define MEMWALK_RUN_LEVEL_MASK	(0x3U << MEMWALK_RUN_LEVEL_SHIFT)
 #define MEMWALK_LEVEL_PTE	0
@@ -269,7 +279,8 @@ struct memwalk_page_run {
 /*
  * MEMWALK_IOC_TRANSLATE: one address walked level by level (PGD to PTE),
  * each level's index, raw entry and the physical address of its table,
- * then the page as a one-page run.
+ * then the page as a one-page run (nr_pages 0 where there is no entry,
+ * but for a shmem page in swap: MEMWALK_STATE_SHMEM_SWAP).
  *
  * The walk ends at the leaf or at the first none entry (reported, entry
  * 0).  With 4-level paging the folded P4D is not reported: nr_levels is 4

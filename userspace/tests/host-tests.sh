@@ -375,6 +375,32 @@ test_show_columns() {
 	cmp -s "$tmp/expected" "$tmp/out" || fail "--pages -n -o output differs"
 }
 
+# swap-after.json with its 8 swapped pages as a shmem page in swap each
+shmem_swap_fixture() {
+	sed 's/"pfn": 768, "flags": 514,/"pfn": 768, "flags": 98311,/' \
+		"$DATA/swap-after.json" >"$tmp/shmem.json"
+	grep -q '"flags": 98311' "$tmp/shmem.json" || fail "fixture not mutated"
+}
+
+test_shmem_swap() {
+	shmem_swap_fixture || return 1
+	# Swap counts them as before, as smaps does.
+	run "$CLIENT" show "$tmp/shmem.json" -n -o ADDRESS,Swap
+	expect_rc 0 || return 1
+	[ "$(head -n 1 "$tmp/out")" = "00007f0000000000 40" ] ||
+		fail "Swap should count shmem-swap pages: $(head -n 1 "$tmp/out")" || return 1
+	run "$CLIENT" show "$tmp/shmem.json" --pages -n -o range,state,pfn,type
+	expect_rc 0 || return 1
+	grep -qxF '  00007f0000008000-00007f0000010000 shmem-swap 0:300 file,shmem' "$tmp/out" ||
+		fail "no shmem-swap line" || return 1
+	run "$CLIENT" diff "$DATA/swap-before.json" "$tmp/shmem.json"
+	expect_rc 0 || return 1
+	grep -qxF 'swapped out: 8 pages in 1 range' "$tmp/out" ||
+		fail "present to shmem-swap is not 'swapped out'" || return 1
+	"$CLIENT" show -J "$tmp/shmem.json" | grep -q '"state": *"shmem-swap"' ||
+		fail "JSON state is not shmem-swap"
+}
+
 test_show_stdin() {
 	"$CLIENT" show - -o address,rss <"$DATA/cow-after.json" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -559,8 +585,8 @@ test_bad_files() {
 		'vmas[0].name_kind: unknown name kind "weird"' &&
 	bad_file outside.json "$(mutate 's/"nr_pages": 4,/"nr_pages": 400,/')" \
 		'not a valid snapshot: vmas[0].runs[1]: pages 0x7f0000010000+400 lie outside the VMA' &&
-	bad_file state.json "$(mutate 's/"flags": 514,/"flags": 7,/')" \
-		'not a valid snapshot: vmas[0].runs[1]: unknown state 7 in flags' &&
+	bad_file state.json "$(mutate 's/"flags": 514,/"flags": 512,/')" \
+		'not a valid snapshot: vmas[0].runs[1]: unknown state 0 in flags' &&
 	bad_file page.json "$(mutate 's/"page_size": 4096/"page_size": 3000/')" \
 		'not a valid snapshot: page_size 3000 is not a power of two' &&
 	bad_file dup.json "$(mutate 's/"pid": 5151,/"pid": 5151, "pid": 1,/')" \
@@ -825,6 +851,7 @@ t "JSON reader: exact 64-bit integers" test_json_integers
 t "show: the table agrees with the smaps rules (fixture)" test_show_table
 t "show --pages: runs under their VMAs (fixture)" test_show_pages
 t "show -o -n: chosen columns, data lines only" test_show_columns
+t "show, diff, -J: shmem pages in swap count as Swap (fixture)" test_shmem_swap
 t "show -: reads standard input" test_show_stdin
 t "show: bad columns and arguments, exit 1" test_show_column_errors
 if command -v python3 >/dev/null; then
