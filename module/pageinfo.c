@@ -819,7 +819,7 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 				const struct memwalk_page_run *run, pte_t v,
 				const pte_t *pte, unsigned int max)
 {
-	unsigned long pfn = pte_pfn(v);
+	unsigned long pfn = pte_pfn(v), zero;
 	u64 raw = pte_val(v), step;
 	bool present = pte_present(v);
 	unsigned int n;
@@ -839,8 +839,13 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 			}
 			return n;
 		}
-		if (pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
+		if (pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1 ||
+		    pte_val(ptep_get((pte_t *)pte + 1)) != raw + PAGE_SIZE)
 			return 0;
+		/* The zero page (x86: one) ends a run: stop before it. */
+		zero = page_to_pfn(ZERO_PAGE(0));
+		if (zero > pfn && zero - pfn - 1 < max)
+			max = zero - pfn - 1;
 		step = PAGE_SIZE;
 	} else {
 		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP ||
@@ -851,8 +856,6 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 	for (n = 0; n < max; n++) {
 		raw += step;
 		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
-			break;
-		if (present && is_zero_pfn(pfn + 1 + n))
 			break;
 	}
 	return n;

@@ -90,7 +90,7 @@
 #define HOLD_BUDGET_NS		(2 * NSEC_PER_MSEC)
 
 /* How often a PTE-table scan looks at the clock and for waiters. */
-#define PTES_PER_PAUSE_CHECK	128
+#define PTES_PER_PAUSE_CHECK	512
 
 /* Internal: the PMD changed under us, read it again. */
 #define WALK_RETRY		(-1000)
