@@ -317,15 +317,7 @@ static struct page *present_page(struct memwalk_decoder *d,
 	return page;
 }
 
-/*
- * kpageflags() but KPF_HWPOISON of @page, which maps @folio under the
- * page-table lock @seq.  Besides @page's flags word (the folio's on 6.12+)
- * they depend only on folio-wide state: for a base page its anon/KSM,
- * mapped and idle bits (it is neither hugetlb, THP nor a zero page); for
- * a page of a large folio the folio itself, read once per lock hold like
- * the rest of d->fc.  Most pages repeat the last page's inputs: then the
- * last result is taken.
- */
+/* Out of line: the inputs repeat for most pages (see folio_kpf()). */
 static noinline u32 folio_kpf_fill(struct memwalk_kpf_memo *m,
 				   struct folio *folio, struct page *page,
 				   unsigned long pfn)
@@ -335,6 +327,15 @@ static noinline u32 folio_kpf_fill(struct memwalk_kpf_memo *m,
 	return m->kpf;
 }
 
+/*
+ * kpageflags() but KPF_HWPOISON of @page, which maps @folio under the
+ * page-table lock @seq.  Besides @page's flags word (the folio's on 6.12+)
+ * they depend only on folio-wide state: for a base page its anon/KSM,
+ * mapped and idle bits (it is neither hugetlb, THP nor a zero page); for
+ * a page of a large folio the folio itself, read once per lock hold like
+ * the rest of d->fc.  Most pages repeat the last page's inputs: then the
+ * last result is taken.
+ */
 static __always_inline u32 folio_kpf(struct memwalk_decoder *d,
 				     struct folio *folio, struct page *page,
 				     unsigned long pfn, bool zero,
@@ -566,11 +567,7 @@ static bool run_has_pfn(const struct memwalk_page_run *run)
 	return (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_MARKER;
 }
 
-/*
- * Whether @b continues the run @a: @b starts where @a ends, every field
- * but start, pfn and nr_pages is equal, and (when PFNs are shown and the
- * state has one) @b's PFN or swap offset follows @a's last one.
- */
+/* Whether @a and @b are equal in every field but start, pfn, nr_pages. */
 static bool run_fields_equal(const struct memwalk_page_run *a,
 			     const struct memwalk_page_run *b)
 {
@@ -580,6 +577,11 @@ static bool run_fields_equal(const struct memwalk_page_run *a,
 	       a->lru_gen == b->lru_gen;
 }
 
+/*
+ * Whether @b continues the run @a: @b starts where @a ends, every field
+ * but start, pfn and nr_pages is equal, and (when PFNs are shown and the
+ * state has one) @b's PFN or swap offset follows @a's last one.
+ */
 static bool run_extends(const struct memwalk_decoder *d,
 			const struct memwalk_page_run *a,
 			const struct memwalk_page_run *b)
@@ -1006,8 +1008,7 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 	pte_t *pte = e->pte_table + pte_index(e->addr);
 	struct memwalk_page_run run;
 	pte_t prev = __pte(0);
-	unsigned long addr;
-	unsigned long hole_end;
+	unsigned long addr, hole_end;
 	unsigned int n, max;
 	bool like;
 	int ret;
@@ -1061,11 +1062,15 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 		} else {
 			n = 0;
 		}
+		/*
+		 * The stretched entries have @v's bits, so @v stays prev: a
+		 * second read could see an accessed or dirty bit the hardware
+		 * set since, which the run does not have.
+		 */
 		if (n) {
 			sink->open.nr_pages += n;
 			addr += (unsigned long)n << PAGE_SHIFT;
 			pte += n;
-			prev = ptep_get(pte);
 		}
 	}
 	w->next = e->end;
