@@ -11,11 +11,14 @@ make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&
 for line in $lines; do
 	"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
 	log "benchmark on $line under QEMU/TCG: ratios only"
-	# Snapshots and the probes' overhead, timed by a guest clock that
-	# counts instructions.  One vCPU: 6.1 hangs bringing up a second one
-	# under -icount.
+	# Guests whose clock counts instructions (QEMU -icount), one vCPU (6.1
+	# hangs bringing up a second one under -icount): the snapshot
+	# benchmark, then the probes' overhead, each in a fresh guest.
 	MW_VM_MEM=$(( ${MEMWALK_BENCH_MIB:-512} * 2 + 1024 )) MW_VM_CPUS=1 \
 	MW_VM_MODULES=zram MW_VM_APPEND="transparent_hugepage=madvise" \
+	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
+		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-snapshot.sh" bench-snapshot
+	MW_VM_MEM=1024 MW_VM_CPUS=1 MW_VM_MODULES=zram \
 	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-icount.sh" bench-icount
 	# Event latency needs the host's clock.
