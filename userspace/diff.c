@@ -187,12 +187,6 @@ static void classify_present(struct differ *d, uint64_t s, uint64_t e,
 	classify_same_page(d, s, e, a, b);
 }
 
-/* In swap: behind a swap entry, or a shmem page where there is no entry. */
-static bool is_swapped(unsigned int state)
-{
-	return state == MEMWALK_STATE_SWAP || state == MEMWALK_STATE_SHMEM_SWAP;
-}
-
 /* Pages [s, e): @a and @b are their runs (NULL: no entry) on each side. */
 static void classify(struct differ *d, uint64_t s, uint64_t e,
 		     const struct memwalk_page_run *a,
@@ -205,9 +199,9 @@ static void classify(struct differ *d, uint64_t s, uint64_t e,
 		note(d, CH_FAULTED_IN, s, e, "");
 	else if (a && !b && sa != MEMWALK_STATE_SHMEM_SWAP)
 		note(d, CH_UNMAPPED, s, e, "");
-	else if (sa == MEMWALK_STATE_PRESENT && is_swapped(sb))
+	else if (sa == MEMWALK_STATE_PRESENT && mw_state_in_swap(sb))
 		note(d, CH_SWAPPED_OUT, s, e, "");
-	else if (is_swapped(sa) && sb == MEMWALK_STATE_PRESENT)
+	else if (mw_state_in_swap(sa) && sb == MEMWALK_STATE_PRESENT)
 		note(d, CH_SWAPPED_IN, s, e, "");
 	else if (sa != sb) {
 		/* A shmem page leaving swap where it is not mapped, and back. */

@@ -85,6 +85,12 @@ static inline unsigned int mw_run_level(const struct memwalk_page_run *r)
 	return (r->flags & MEMWALK_RUN_LEVEL_MASK) >> MEMWALK_RUN_LEVEL_SHIFT;
 }
 
+/* In swap: behind a swap entry, or a shmem page where there is no entry. */
+static inline bool mw_state_in_swap(unsigned int state)
+{
+	return state == MEMWALK_STATE_SWAP || state == MEMWALK_STATE_SHMEM_SWAP;
+}
+
 static inline unsigned int mw_run_swap_type(const struct memwalk_page_run *r)
 {
 	return (r->flags & MEMWALK_RUN_SWAP_TYPE_MASK) >> MEMWALK_RUN_SWAP_TYPE_SHIFT;

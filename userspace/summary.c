@@ -195,8 +195,7 @@ void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
 			account_hugetlb(&st, snap, r);
 			continue;
 		}
-		if (mw_run_state(r) == MEMWALK_STATE_SWAP ||
-		    mw_run_state(r) == MEMWALK_STATE_SHMEM_SWAP) {
+		if (mw_state_in_swap(mw_run_state(r))) {
 			st.swap += r->nr_pages * snap->page_size;
 			continue;
 		}

@@ -270,8 +270,7 @@ static void run_cell(const struct mw_snapshot *snap,
 	case COL_PFN:
 		if (!mw_snap_has_pfn(snap) || mw_run_state(r) == MEMWALK_STATE_MARKER)
 			snprintf(buf, len, "-");
-		else if (mw_run_state(r) == MEMWALK_STATE_SWAP ||
-			 mw_run_state(r) == MEMWALK_STATE_SHMEM_SWAP)
+		else if (mw_state_in_swap(mw_run_state(r)))
 			snprintf(buf, len, "%u:%" PRIx64, mw_run_swap_type(r),
 				 (uint64_t)r->pfn);
 		else
