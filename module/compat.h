@@ -190,9 +190,11 @@ static inline bool mw_pte_devmap(pte_t pte)
 /* ---- folio state as /proc/kpageflags reports it -------------------- */
 
 /*
- * The flags word stable_page_flags() copies PG_* bits from: the page's own
- * on 6.1 (so a tail page of a large folio shows almost none), the folio's
- * since 6.12 (memdesc_flags_t since 6.18).
+ * The page's own flags word (PG_hwpoison is per page), and the folio's,
+ * which kpageflags copies PG_* bits from since 6.12 (memdesc_flags_t since
+ * 6.18).  6.1's stable_page_flags() copies them from each page's own word,
+ * so there a tail page of a large folio shows almost none; memwalk reports
+ * the folio's (its head page's) on every line.
  */
 #if KERNEL_VERSION(6, 18, 0) <= MEMWALK_KLINE
 static inline unsigned long mw_page_flags_word(const struct page *page)
@@ -200,21 +202,9 @@ static inline unsigned long mw_page_flags_word(const struct page *page)
 	return page->flags.f;
 }
 
-static inline unsigned long mw_kpf_flags_word(const struct folio *folio,
-					      const struct page *page)
+static inline unsigned long mw_folio_flags_word(const struct folio *folio)
 {
 	return folio->flags.f;
-}
-#elif KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
-static inline unsigned long mw_page_flags_word(const struct page *page)
-{
-	return page->flags;
-}
-
-static inline unsigned long mw_kpf_flags_word(const struct folio *folio,
-					      const struct page *page)
-{
-	return folio->flags;
 }
 #else
 static inline unsigned long mw_page_flags_word(const struct page *page)
@@ -222,10 +212,9 @@ static inline unsigned long mw_page_flags_word(const struct page *page)
 	return page->flags;
 }
 
-static inline unsigned long mw_kpf_flags_word(const struct folio *folio,
-					      const struct page *page)
+static inline unsigned long mw_folio_flags_word(const struct folio *folio)
 {
-	return page->flags;
+	return folio->flags;
 }
 #endif
 
@@ -250,13 +239,10 @@ static inline bool mw_folio_huge_zero(struct folio *folio)
 #endif
 
 /*
- * MW_KPF_FOLIO_WIDE: stable_page_flags() reads only folio-wide state but
- * PG_hwpoison since 6.12, so most of it is read once per folio; on 6.1 it
- * reads each page's own flags word.
+ * kpageflags' inputs besides the flags word.  All are folio-wide but
+ * PG_hwpoison, on every line.
  */
 #if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
-#define MW_KPF_FOLIO_WIDE	1
-
 /* KPF_MMAP: page_mapped() is folio_mapped() since 6.12, gone by 7.x. */
 static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
 {
@@ -273,7 +259,7 @@ static inline bool mw_kpf_thp(struct folio *folio, struct page *page)
 static inline bool mw_kpf_hwpoison(struct folio *folio, struct page *page)
 {
 	unsigned long k = folio_test_hugetlb(folio) ?
-			  mw_kpf_flags_word(folio, page) :
+			  mw_folio_flags_word(folio) :
 			  mw_page_flags_word(page);
 
 	return k & MW_PG_HWPOISON_MASK;
@@ -300,8 +286,6 @@ static inline int mw_page_mapcount(struct folio *folio, struct page *page)
 #endif
 }
 #else
-#define MW_KPF_FOLIO_WIDE	0
-
 static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
 {
 	return !PageSlab(page) && page_mapped(page);

@@ -159,7 +159,7 @@ struct memwalk_folio_cache {
 	unsigned long nr;
 	bool zero;		/* a zero page: no anon/file/mapcount */
 	u32 flags;		/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY */
-	/* With MEMWALK_SNAP_FOLIO only (kpf: if MW_KPF_FOLIO_WIDE) */
+	/* With MEMWALK_SNAP_FOLIO only */
 	u32 kpf;		/* kpageflags() but KPF_HWPOISON */
 	u32 refcount;
 	u32 nid;
@@ -167,12 +167,10 @@ struct memwalk_folio_cache {
 	s8 lru_gen;
 };
 
-/* The last page's kpageflags and what they came from (pageinfo.c). */
+/* The last base page's kpageflags and what they came from (pageinfo.c). */
 struct memwalk_kpf_memo {
-	const struct folio *folio;	/* a large folio, or NULL */
-	unsigned long seq;		/* its lock_seq */
 	unsigned long flags;		/* the flags word read */
-	u8 bits;			/* base page: anon, KSM, mapped, idle */
+	u8 bits;			/* anon, KSM, mapped, idle */
 	bool valid;
 	u32 kpf;
 };

@@ -46,12 +46,13 @@ static u32 kpf_bit(unsigned long k, int pg, u32 bit)
 /*
  * The bits /proc/kpageflags (fs/proc/page.c stable_page_flags()) reports
  * for @page, computed the same way on each kernel line, plus memwalk's
- * MLOCKED and WORKINGSET copied from the same flags word.
+ * MLOCKED and WORKINGSET copied from the same flags word: the folio's
+ * (on 6.1, where kpageflags reads a tail page's own, that of its head).
  */
 static u32 kpageflags(struct folio *folio, struct page *page,
 		      unsigned long pfn)
 {
-	unsigned long k = mw_kpf_flags_word(folio, page);
+	unsigned long k = mw_folio_flags_word(folio);
 	u32 u = 0;
 
 	if (mw_kpf_mmap(folio, page))
@@ -328,39 +329,26 @@ static noinline u32 folio_kpf_fill(struct memwalk_kpf_memo *m,
 }
 
 /*
- * kpageflags() but KPF_HWPOISON of @page, which maps @folio under the
- * page-table lock @seq.  Besides @page's flags word (the folio's on 6.12+)
- * they depend only on folio-wide state: for a base page its anon/KSM,
- * mapped and idle bits (it is neither hugetlb, THP nor a zero page); for
- * a page of a large folio the folio itself, read once per lock hold like
- * the rest of d->fc.  Most pages repeat the last page's inputs: then the
- * last result is taken.
+ * kpageflags() but KPF_HWPOISON of @page of @folio: folio-wide, so read
+ * once per folio and lock hold (folio_state()).  For a base page they
+ * depend only on its flags word and its anon/KSM, mapped and idle bits
+ * (it is neither hugetlb, THP nor a zero page), which most base pages
+ * share with the one before: then the last result is taken.
  */
-static __always_inline u32 folio_kpf(struct memwalk_decoder *d,
-				     struct folio *folio, struct page *page,
-				     unsigned long pfn, bool zero,
-				     unsigned long seq)
+static u32 folio_kpf(struct memwalk_decoder *d, struct folio *folio,
+		     struct page *page, unsigned long pfn, bool zero)
 {
 	struct memwalk_kpf_memo *m = &d->kpf_memo;
-	const struct folio *key = NULL;
 	unsigned long k;
-	u8 bits = 0;
+	u8 bits;
 
-	if (zero)
+	if (zero || folio_test_large(folio))
 		return kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
-	k = mw_kpf_flags_word(folio, page);
-	if (folio_test_large(folio)) {
-		key = folio;
-	} else {
-		seq = 0;
-		bits = folio_test_anon(folio) | folio_test_ksm(folio) << 1 |
-		       folio_mapped(folio) << 2 | mw_folio_test_idle(folio) << 3;
-	}
-	if (m->valid && m->folio == key && m->seq == seq && m->flags == k &&
-	    m->bits == bits)
+	k = mw_folio_flags_word(folio);
+	bits = folio_test_anon(folio) | folio_test_ksm(folio) << 1 |
+	       folio_mapped(folio) << 2 | mw_folio_test_idle(folio) << 3;
+	if (m->valid && m->flags == k && m->bits == bits)
 		return m->kpf;
-	m->folio = key;
-	m->seq = seq;
 	m->flags = k;
 	m->bits = bits;
 	return folio_kpf_fill(m, folio, page, pfn);
@@ -399,14 +387,13 @@ static void folio_state(struct memwalk_decoder *d,
 	c->nid = folio_nid(folio);
 	c->order = folio_order(folio);
 	c->lru_gen = folio_gen_age(folio);
-	if (MW_KPF_FOLIO_WIDE)
-		c->kpf = folio_kpf(d, folio, page, pfn, zero, e->lock_seq);
+	c->kpf = folio_kpf(d, folio, page, pfn, zero);
 }
 
 /*
  * Run fields that come from the page (present or migration entries):
- * the folio's from d->fc, the page's own (mapcount, and kpageflags, which
- * on 6.1 come from the page's flags) for every page.  Only a present
+ * the folio's from d->fc, the page's own (mapcount, KPF_HWPOISON) for
+ * every page.  Only a present
  * entry's folio stays in d->fc past this call.
  */
 static void page_fields(struct memwalk_decoder *d,
@@ -432,11 +419,7 @@ static void page_fields(struct memwalk_decoder *d,
 			run->flags |= MEMWALK_RUN_EXCLUSIVE;
 	}
 	if (d->folio) {
-		if (MW_KPF_FOLIO_WIDE)
-			run->folio_flags = c->kpf;
-		else
-			run->folio_flags = folio_kpf(d, folio, page, pfn, zero,
-						     e->lock_seq);
+		run->folio_flags = c->kpf;
 		if (mw_kpf_hwpoison(folio, page))
 			run->folio_flags |= KPF(HWPOISON);
 		if (folio_test_large(folio) && present) {
@@ -643,15 +626,12 @@ static int sink_add(struct memwalk_decoder *d, struct memwalk_walk *w,
 #define PAGE_RUN_FLAGS	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | \
 			 MEMWALK_RUN_SHMEM | MEMWALK_RUN_FOLIO_DIRTY | \
 			 MEMWALK_RUN_EXCLUSIVE)
-/* Folio flags that come from how the folio is mapped here. */
-#define MAPPED_FOLIO_FLAGS (FOLIO(PMD_MAPPED) | FOLIO(PTE_MAPPED) | \
-			    FOLIO(PARTIAL))
 
 /*
  * Whether the page @pfn of the folio cached for this lock hold, mapped
  * through @e with the same entry bits as the last page of @run (a page
  * of that folio), gives the same run fields: only the page's own state
- * (precise mapcount; kpageflags where they come from the page) is read.
+ * (precise mapcount, hwpoison) is read.
  */
 static __always_inline bool folio_page_continues(struct memwalk_decoder *d,
 						 const struct memwalk_page_run *run,
@@ -667,11 +647,7 @@ static __always_inline bool folio_page_continues(struct memwalk_decoder *d,
 		return false;
 	if (!d->folio)
 		return true;
-	if (MW_KPF_FOLIO_WIDE)
-		folio_flags = run->folio_flags & ~KPF(HWPOISON);
-	else
-		folio_flags = folio_kpf(d, c->folio, page, pfn, false, c->seq) |
-			      (run->folio_flags & MAPPED_FOLIO_FLAGS);
+	folio_flags = run->folio_flags & ~KPF(HWPOISON);
 	if (mw_kpf_hwpoison(c->folio, page))
 		folio_flags |= KPF(HWPOISON);
 	return folio_flags == run->folio_flags && max(mapcount, 0) == run->mapcount;
@@ -764,11 +740,11 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
  * @e: the entry (a leaf above the PTE level, or one PTE)
  * @sink: takes the runs, in address order
  *
- * A PMD leaf is decoded page by page (per-page mapcount and, on 6.1,
- * per-page flags differ; the folio's state is read once, and a page like
- * the one before costs only its own state, see leaf_stretch()); a hugetlb
- * page as its first page and then the rest at once (its state is the
- * folio's), and in entry-only mode any leaf at once.
+ * A PMD leaf is decoded page by page (the precise mapcount and hwpoison
+ * are per page; the folio's state is read once, and a page like the one
+ * before costs only its own state, see leaf_stretch()); a hugetlb page as
+ * its first page and then the rest at once (its state is the folio's),
+ * and in entry-only mode any leaf at once.
  *
  * Locking: as memwalk_decode_page().
  *

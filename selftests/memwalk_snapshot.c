@@ -49,10 +49,10 @@
  * not compared.  6.12's kpageflags sets KPF_KSM on every anonymous page
  * (stable_page_flags() tests "mapping & PAGE_MAPPING_KSM", which the anon
  * bit alone satisfies): while KSM has never run no page is a KSM page, and
- * memwalk must say so.  On 6.1, kpageflags (and so memwalk, which follows
- * it) reads most flags of a tail page from the tail itself, while smaps
- * reads the folio's: the smaps comparison takes a large folio's dirty and
- * referenced bits from its head page's run.  Read faults on a file mapping
+ * memwalk must say so.  On 6.1, kpageflags reads most flags of a tail page
+ * from the tail itself, which lacks the folio's LRU, dirty and other bits
+ * (smaps reads the folio's); memwalk reports the folio's on every line,
+ * so a tail page is compared with its head's kpageflags.  Read faults on a file mapping
  * also map the neighbours already cached (fault-around): the page-cache
  * states allow untouched pages to be mapped, clean.
  *
@@ -614,6 +614,7 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 			       bool log, struct kpf_result *res)
 {
 	bool mglru = mglru_enabled(), ksm = ksm_ever_ran();
+	uint64_t last_head = ~0ULL, head_kpf = 0;
 	size_t i, k;
 	char buf[256];
 
@@ -639,6 +640,7 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 			for (k = 0; k < r->nr_pages; k++) {
 				uint64_t addr = r->start + k * MW_PAGE, pfn = r->pfn + k;
 				uint64_t kpf, kpc, head = pfn & ~((1ULL << r->order) - 1);
+				uint64_t folio_kpf;	/* its folio's: the head page's */
 				uint32_t want, got, diff;
 				const char *what = NULL;
 				int partial;
@@ -647,9 +649,16 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 					continue;	/* this page is another VMA's */
 				ASSERT_EQ(0, mw_kpageflags(pfn, &kpf));
 				ASSERT_EQ(0, mw_kpagecount(pfn, &kpc));
+				if (large && head != last_head) {
+					ASSERT_EQ(0, mw_kpageflags(head, &head_kpf));
+					last_head = head;
+				}
+				folio_kpf = large ? head_kpf : kpf;
 				res->compared++;
-				want = (kpf & MW_KPF_BITS) |
-				       (((kpf >> MW_KPF_MLOCKED) & 1) << MEMWALK_FOLIO_MLOCKED);
+				/* HWPOISON is the page's own; the rest the folio's. */
+				want = (folio_kpf & MW_KPF_BITS & ~(1U << MEMWALK_KPF_HWPOISON)) |
+				       (kpf & (1U << MEMWALK_KPF_HWPOISON)) |
+				       (((folio_kpf >> MW_KPF_MLOCKED) & 1) << MEMWALK_FOLIO_MLOCKED);
 				if (!ksm)
 					want &= ~(1U << MEMWALK_KPF_KSM);
 				got = r->folio_flags & KPF_COMPARED;
@@ -661,8 +670,9 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 				} else if (!large && (kpf & ((1ULL << MW_KPF_COMPOUND_HEAD) |
 							     (1ULL << MW_KPF_COMPOUND_TAIL)))) {
 					what = "order 0 but kpageflags says compound";
-				} else if (large && !(kpf & (1ULL << (pfn == head ?
-						MW_KPF_COMPOUND_HEAD : MW_KPF_COMPOUND_TAIL)))) {
+				} else if (large && (!(kpf & (1ULL << (pfn == head ?
+						MW_KPF_COMPOUND_HEAD : MW_KPF_COMPOUND_TAIL))) ||
+						     !(folio_kpf & (1ULL << MW_KPF_COMPOUND_HEAD)))) {
 					what = "order > 0 but kpageflags has no head/tail there";
 				} else if (large != !!(r->folio_flags & ((1U << MEMWALK_FOLIO_PMD_MAPPED) |
 									  (1U << MEMWALK_FOLIO_PTE_MAPPED))) ||
@@ -752,40 +762,6 @@ struct counts {
 	uint64_t referenced, dirty, shared, hugetlb;
 };
 
-/*
- * The folio flags of the folio holding @pfn (order @order): its head
- * page's, where the snapshot maps the head (on 6.1 a tail page's flags,
- * like kpageflags', are the tail's own and lack the folio's dirty and
- * referenced bits, which smaps reads from the head); else @own.
- */
-static uint32_t folio_flags_of(const struct mw_snap *s, uint64_t pfn, unsigned int order,
-			       uint32_t own)
-{
-	static const struct mw_snap *cached_snap;
-	static uint64_t cached_head = ~0ULL;
-	static uint32_t cached_flags;
-	uint64_t head = pfn & ~((1ULL << order) - 1);
-	size_t i;
-
-	if (!order || head == pfn)
-		return own;
-	if (cached_snap == s && cached_head == head)
-		return cached_flags;
-	cached_flags = own;
-	for (i = 0; i < s->nr_runs; i++) {
-		const struct memwalk_page_run *r = &s->runs[i];
-
-		if (mw_run_state(r) == MEMWALK_STATE_PRESENT && r->pfn <= head &&
-		    head < r->pfn + r->nr_pages && r->order == order) {
-			cached_flags = r->folio_flags;
-			break;
-		}
-	}
-	cached_snap = s;
-	cached_head = head;
-	return cached_flags;
-}
-
 /* What smaps should say of @v, from memwalk's runs (kB), by smaps' rules. */
 static void count_vma(const struct mw_snap *s, const struct mw_vma *v, struct counts *c)
 {
@@ -825,17 +801,12 @@ static void count_vma(const struct mw_snap *s, const struct mw_vma *v, struct co
 			else
 				c->file_pmd += kb;
 		}
-		/* Per page: on 6.1 each page of a large folio has its own flags. */
-		for (; lo < hi; lo += MW_PAGE) {
-			uint64_t pfn = r->pfn + ((lo - r->start) >> MW_PAGE_SHIFT);
-			uint32_t ff = folio_flags_of(s, pfn, r->order, r->folio_flags);
-
-			if ((r->flags & MEMWALK_RUN_ACCESSED) ||
-			    (ff & (1U << MEMWALK_KPF_REFERENCED)))
-				c->referenced += MW_PAGE >> 10;
-			if ((r->flags & MEMWALK_RUN_DIRTY) || (ff & (1U << MEMWALK_KPF_DIRTY)))
-				c->dirty += MW_PAGE >> 10;
-		}
+		if ((r->flags & MEMWALK_RUN_ACCESSED) ||
+		    (r->folio_flags & (1U << MEMWALK_KPF_REFERENCED)))
+			c->referenced += kb;
+		if ((r->flags & MEMWALK_RUN_DIRTY) ||
+		    (r->folio_flags & (1U << MEMWALK_KPF_DIRTY)))
+			c->dirty += kb;
 		if (r->mapcount >= 2 && r->refcount != 1)
 			c->shared += kb;
 	}

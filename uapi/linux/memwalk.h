@@ -222,8 +222,7 @@ struct memwalk_vma {
 #define MEMWALK_RUN_MIGRATION_WRITE (1U << 19)	/* writable migration entry */
 /*
  * The folio is dirty (folio_test_dirty(), what smaps counts with the entry's
- * own dirty bit), also without MEMWALK_SNAP_FOLIO; KPF_DIRTY follows
- * kpageflags, which on 6.1 reads a THP tail page's own flag.
+ * own dirty bit), also without MEMWALK_SNAP_FOLIO.
  */
 #define MEMWALK_RUN_FOLIO_DIRTY	(1U << 20)
 #define MEMWALK_RUN_SWAP_TYPE_SHIFT 24		/* bits 24-28: swap type (swapon order) */
@@ -234,7 +233,10 @@ struct memwalk_vma {
  * meaning of /proc/kpageflags (KPF_*, see Documentation/admin-guide/mm/
  * pagemap.rst), read from the same folio in the same pass as the entry;
  * KPF_COMPOUND_HEAD/TAIL are not reported per run (a run spans them: see
- * order).  Bits 27-31 are memwalk's own.
+ * order).  They are the folio's, for every page of it, on every kernel
+ * line: what kpageflags says of the folio's head page (6.1's kpageflags
+ * reads a tail page's own flags word, which lacks most of them), but
+ * KPF_HWPOISON, which is the page's own.  Bits 27-31 are memwalk's own.
  */
 #define MEMWALK_KPF_LOCKED	0
 #define MEMWALK_KPF_REFERENCED	2
