@@ -62,6 +62,9 @@ struct snap {
 	unsigned long last_vm_flags;
 	unsigned long last_walk_start;	/* where this call entered it */
 	u32 last_size;
+	/* End of the records kept, and before the last one was written */
+	unsigned long records_end;
+	unsigned long prev_records_end;
 	char *namebuf;
 };
 
@@ -101,6 +104,7 @@ static void snap_unemit_vma(struct snap *s)
 	else
 		s->vma_out -= s->last_size;
 	s->vma_emitted = false;
+	s->records_end = s->prev_records_end;
 }
 
 static bool snap_vma_same(const struct snap *s, const struct vm_area_struct *vma)
@@ -114,7 +118,8 @@ static bool snap_vma_same(const struct snap *s, const struct vm_area_struct *vma
  * changed while the lock was dropped (split, merged, mprotect()ed), the
  * records of one call must still not overlap: a record none of whose
  * pages were walked yet is replaced, otherwise the call ends here and the
- * next one reports the VMA as it is then.
+ * next one reports the VMA as it is then.  The same when the VMA now
+ * reaches back over an earlier record (merged with it).
  * Locking: mmap_lock held.
  */
 static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
@@ -130,6 +135,9 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 			return MEMWALK_WALK_STOP;
 		snap_unemit_vma(s);
 	}
+	if ((s->req.flags & MEMWALK_SNAP_VMAS) && !snap_vma_same(s, vma) &&
+	    vma->vm_start < s->records_end)
+		return MEMWALK_WALK_STOP;
 	if ((s->req.flags & MEMWALK_SNAP_VMAS) && !snap_vma_same(s, vma)) {
 		memwalk_vma_describe(vma, s->namebuf, &info);
 		if (s->vma_out + s->vbuf_used + info.rec.size > s->req.vma_buf_len)
@@ -147,6 +155,8 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		s->last_start = vma->vm_start;
 		s->last_end = vma->vm_end;
 		s->last_vm_flags = vma->vm_flags;
+		s->prev_records_end = s->records_end;
+		s->records_end = vma->vm_end;
 	}
 	if (!(s->req.flags & MEMWALK_SNAP_PAGES))
 		return MEMWALK_WALK_SKIP;
