@@ -180,6 +180,7 @@ struct memwalk_decoder {
 	bool folio;		/* fill the folio fields (MEMWALK_SNAP_FOLIO) */
 	bool entry_only;	/* read entries only (MEMWALK_SNAP_ENTRY_ONLY) */
 	bool hide_pfn;		/* PFNs and swap offsets read as 0 */
+	bool pfn_list;		/* runs may list PFNs (MEMWALK_SNAP_PFN_LIST) */
 	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
 	const struct folio *part_folio;
 	unsigned long part_seq;
@@ -203,6 +204,12 @@ struct memwalk_decoder {
  *	drops and decoder calls, and always has a slot kept for it
  * @have_open: @open is valid
  * @open_vm_start: start of the VMA @open lies in (runs never cross VMAs)
+ * @pfns: bounce buffer of listed PFNs (MEMWALK_RUN_PFN_LIST runs)
+ * @pfn_nr: PFNs in @pfns
+ * @pfn_cap: room in @pfns
+ * @pfn_base: index in the caller's pfn_buf of @pfns[0]
+ * @pfn_slots: room left in the caller's pfn_buf after @pfns
+ * @open_last_pfn: PFN of the last page of @open, when it is listed
  */
 struct memwalk_run_sink {
 	struct memwalk_page_run *runs;
@@ -212,6 +219,12 @@ struct memwalk_run_sink {
 	struct memwalk_page_run open;
 	bool have_open;
 	unsigned long open_vm_start;
+	u64 *pfns;
+	u32 pfn_nr;
+	u32 pfn_cap;
+	u64 pfn_base;
+	u64 pfn_slots;
+	unsigned long open_last_pfn;
 };
 
 void memwalk_decode_page(struct memwalk_decoder *d,

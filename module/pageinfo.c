@@ -550,14 +550,21 @@ static bool run_has_pfn(const struct memwalk_page_run *run)
 	return (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_MARKER;
 }
 
+/* Whether @a and @b are equal in the fields that come from the folio. */
+static bool run_folio_fields_equal(const struct memwalk_page_run *a,
+				   const struct memwalk_page_run *b)
+{
+	return a->folio_flags == b->folio_flags &&
+	       a->mapcount == b->mapcount && a->refcount == b->refcount &&
+	       a->nid == b->nid && a->order == b->order &&
+	       a->lru_gen == b->lru_gen;
+}
+
 /* Whether @a and @b are equal in every field but start, pfn, nr_pages. */
 static bool run_fields_equal(const struct memwalk_page_run *a,
 			     const struct memwalk_page_run *b)
 {
-	return a->flags == b->flags && a->folio_flags == b->folio_flags &&
-	       a->mapcount == b->mapcount && a->refcount == b->refcount &&
-	       a->nid == b->nid && a->order == b->order &&
-	       a->lru_gen == b->lru_gen;
+	return a->flags == b->flags && run_folio_fields_equal(a, b);
 }
 
 /*
@@ -609,15 +616,75 @@ static int sink_push(struct memwalk_decoder *d, struct memwalk_walk *w,
 	return 0;
 }
 
+/*
+ * Whether the one-page run @b, right after the open run, can join it as a
+ * listed PFN: a present page alike in every field whose PFN does not
+ * follow the last one, and an open run that is listed already or one page
+ * long.
+ */
+static bool run_lists(const struct memwalk_decoder *d,
+		      const struct memwalk_run_sink *sink,
+		      const struct memwalk_page_run *b)
+{
+	const struct memwalk_page_run *a = &sink->open;
+	bool listed = a->flags & MEMWALK_RUN_PFN_LIST;
+
+	return d->pfn_list && b->nr_pages == 1 &&
+	       (b->flags & MEMWALK_RUN_STATE_MASK) == MEMWALK_STATE_PRESENT &&
+	       (a->flags & ~MEMWALK_RUN_PFN_LIST) == b->flags &&
+	       run_folio_fields_equal(a, b) &&
+	       (listed || a->nr_pages == 1) && a->nr_pages < U32_MAX &&
+	       a->start + ((u64)a->nr_pages << PAGE_SHIFT) == b->start &&
+	       b->pfn != (listed ? sink->open_last_pfn : a->pfn) + 1;
+}
+
+/*
+ * @b's PFN joins the open run's list, which starts with its own PFN if it
+ * was not listed yet.  Return: 0; -ENOSPC when the caller's pfn_buf has no
+ * room for that (@b is to be pushed instead); MEMWALK_WALK_PAUSE, with
+ * w->next at @b, when the bounce buffer has not.
+ */
+static int sink_list(struct memwalk_walk *w, struct memwalk_run_sink *sink,
+		     const struct memwalk_page_run *b)
+{
+	struct memwalk_page_run *a = &sink->open;
+	u32 need = a->flags & MEMWALK_RUN_PFN_LIST ? 1 : 2;
+
+	if (sink->pfn_slots < need)
+		return -ENOSPC;
+	if (sink->pfn_nr + need > sink->pfn_cap) {
+		w->next = b->start;
+		return MEMWALK_WALK_PAUSE;
+	}
+	if (need == 2) {
+		sink->pfns[sink->pfn_nr] = a->pfn;
+		a->pfn = sink->pfn_base + sink->pfn_nr++;
+		a->flags |= MEMWALK_RUN_PFN_LIST;
+	}
+	sink->pfns[sink->pfn_nr++] = b->pfn;
+	sink->pfn_slots -= need;
+	sink->open_last_pfn = b->pfn;
+	a->nr_pages++;
+	return 0;
+}
+
 /* @run joins the open run if it continues it, else is pushed. */
 static int sink_add(struct memwalk_decoder *d, struct memwalk_walk *w,
 		    struct memwalk_run_sink *sink,
 		    const struct memwalk_page_run *run)
 {
-	if (sink->have_open && sink->open_vm_start == d->vma->vm_start &&
-	    run_extends(d, &sink->open, run)) {
-		sink->open.nr_pages += run->nr_pages;
-		return 0;
+	int ret;
+
+	if (sink->have_open && sink->open_vm_start == d->vma->vm_start) {
+		if (run_extends(d, &sink->open, run)) {
+			sink->open.nr_pages += run->nr_pages;
+			return 0;
+		}
+		if (run_lists(d, sink, run)) {
+			ret = sink_list(w, sink, run);
+			if (ret != -ENOSPC)
+				return ret;
+		}
 	}
 	return sink_push(d, w, sink, run);
 }
@@ -683,7 +750,7 @@ static __always_inline bool page_run_like(struct memwalk_decoder *d,
 	run->start = addr;
 	run->nr_pages = 1;
 	run->pfn = d->hide_pfn ? 0 : pfn;
-	run->flags &= ~PAGE_RUN_FLAGS;
+	run->flags &= ~(PAGE_RUN_FLAGS | MEMWALK_RUN_PFN_LIST);
 	run->folio_flags = 0;
 	run->mapcount = 0;
 	run->refcount = 0;
@@ -722,6 +789,7 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
 	unsigned long n, max = (end - addr) >> PAGE_SHIFT;
 
 	if (e->level != MEMWALK_PGT_PMD || e->hugetlb || d->entry_only ||
+	    (run->flags & MEMWALK_RUN_PFN_LIST) ||
 	    !pte_present(__pte(e->val)) || !folio_cached(d, e, pfn) ||
 	    d->fc.zero || max > U32_MAX - run->nr_pages)
 		return 0;
@@ -802,7 +870,8 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 	bool present = pte_present(v);
 	unsigned int n;
 
-	if (!max || run->nr_pages > U32_MAX - max)
+	if (!max || run->nr_pages > U32_MAX - max ||
+	    (run->flags & MEMWALK_RUN_PFN_LIST))
 		return 0;
 	if (present) {
 		if (!d->entry_only || (run->flags & MEMWALK_RUN_ZERO))
@@ -839,6 +908,65 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 	return n;
 }
 
+/* Consecutive PFNs from here on that end a PFN list: a run is cheaper. */
+#define LIST_BREAK_PAGES	8
+
+/* Whether the @nr PTEs after @pte each map the PFN after the one before. */
+static bool ptes_follow(const pte_t *pte, unsigned int nr)
+{
+	u64 raw = pte_val(ptep_get((pte_t *)pte));
+	unsigned int i;
+
+	for (i = 1; i <= nr; i++) {
+		raw += PAGE_SIZE;
+		if (pte_val(ptep_get((pte_t *)pte + i)) != raw)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) join the open run, listed, whose
+ * last page @v (the value at @pte) maps: the same bits, a zero page only
+ * where @v is one, as many as the PFN buffers have room for.  A PFN that
+ * follows the one before is listed too, unless LIST_BREAK_PAGES more
+ * follow: a run of their own takes them then.  Each PFN is stored as it
+ * is read.
+ */
+static unsigned int pte_list_stretch(struct memwalk_run_sink *sink, pte_t v,
+				     const pte_t *pte, unsigned int max)
+{
+	u64 bits = pte_val(v) & ~PTE_PFN_MASK;
+	unsigned long pfn, last = sink->open_last_pfn;
+	/* Locals: the stores to @out could alias the globals and the sink. */
+	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
+	bool is_zero = sink->open.flags & MEMWALK_RUN_ZERO;
+	u64 *out = sink->pfns + sink->pfn_nr;
+	unsigned int n, total = max;
+
+	max = min3(max, sink->pfn_cap - sink->pfn_nr,
+		   U32_MAX - sink->open.nr_pages);
+	if (max > sink->pfn_slots)
+		max = sink->pfn_slots;
+	for (n = 0; n < max; n++) {
+		pte_t nv = ptep_get((pte_t *)pte + 1 + n);
+
+		pfn = pte_pfn(nv);
+		if ((pte_val(nv) & ~PTE_PFN_MASK) != bits ||
+		    (is_zero ? pfn != zero : pfn == zero))
+			break;
+		if (pfn == last + 1 && n + LIST_BREAK_PAGES < total &&
+		    ptes_follow(pte + 1 + n, LIST_BREAK_PAGES))
+			break;
+		out[n] = pfn;
+		last = pfn;
+	}
+	sink->pfn_nr += n;
+	sink->pfn_slots -= n;
+	sink->open_last_pfn = last;
+	return n;
+}
+
 /*
  * How many PTEs after @pte (at most @max) continue @run, whose last page
  * @v (the value at @pte) maps, when pages are read: each must be the one
@@ -855,7 +983,8 @@ static unsigned int pte_page_stretch(struct memwalk_decoder *d,
 
 	if (!max || run->nr_pages > U32_MAX - max ||
 	    (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_PRESENT ||
-	    (run->flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) ||
+	    (run->flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO |
+			   MEMWALK_RUN_PFN_LIST)) ||
 	    pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
 		return 0;
 	for (n = 0; n < max; n++) {
@@ -1015,6 +1144,7 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 			run = sink->open;
 			run.start = addr;
 			run.nr_pages = 1;
+			run.flags &= ~MEMWALK_RUN_PFN_LIST;
 			run.pfn = d->hide_pfn ? 0 : pte_pfn(v);
 		} else if (!like || !page_run_like(d, &pe, &sink->open,
 						   pte_pfn(v), addr, &run)) {
@@ -1032,6 +1162,8 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 		max = ((e->end - addr) >> PAGE_SHIFT) - 1;
 		if (d->entry_only || !pte_present(v)) {
 			n = pte_stretch(d, &sink->open, v, pte, max);
+			if (!n && (sink->open.flags & MEMWALK_RUN_PFN_LIST))
+				n = pte_list_stretch(sink, v, pte, max);
 		} else if (max && pte_val(ptep_get(pte + 1)) ==
 				  pte_val(v) + PAGE_SIZE) {
 			n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);

@@ -7,8 +7,8 @@
  * the caller may be snapshotting itself, and a page fault on its own mm
  * under that lock, or under a page-table lock, would deadlock or sleep in
  * atomic context.  Memory is bounded: at most RUN_BOUNCE_BYTES of runs,
- * VMA_BOUNCE_BYTES of VMA records and one name buffer per call, however
- * large the target or the caller's buffers.
+ * VMA_BOUNCE_BYTES of VMA records, RUN_BOUNCE_BYTES of listed PFNs and one
+ * name buffer per call, however large the target or the caller's buffers.
  *
  * Run merging (pageinfo.c): a page joins the open run when every field
  * but start, pfn and nr_pages is equal, it follows the run's last page,
@@ -17,7 +17,12 @@
  * straight into the bounce buffer (struct memwalk_run_sink); the open run
  * is kept out of it until it cannot grow, across entries, PTE ranges and
  * lock drops, and always has a slot kept in the caller's buffer, so what
- * was accepted is always written.
+ * was accepted is always written.  A listed run (MEMWALK_SNAP_PFN_LIST)
+ * has its PFNs in a bounce buffer of their own, flushed with the runs; its
+ * pfn is their index counted from the start of the caller's pfn_buf.
+ * Both bounce buffers start at BOUNCE_FIRST_BYTES and grow each time they
+ * filled up: most calls need little, and every allocation is zeroed
+ * (init_on_alloc), which a small walk would notice.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -30,18 +35,19 @@
 
 #include "memwalk.h"
 
-static_assert(sizeof(struct memwalk_snapshot) == MEMWALK_SNAPSHOT_SIZE_VER0);
+static_assert(sizeof(struct memwalk_snapshot) == MEMWALK_SNAPSHOT_SIZE_VER1);
 static_assert(sizeof(struct memwalk_page_run) % 8 == 0);
 static_assert(sizeof(struct memwalk_vma) % 8 == 0);
 
 #define RUN_BOUNCE_BYTES	SZ_64K
+#define BOUNCE_FIRST_BYTES	SZ_4K
 #define VMA_BOUNCE_BYTES	SZ_16K
 static_assert(sizeof(struct memwalk_vma) + MEMWALK_VMA_NAME_MAX + 8 <=
 	      VMA_BOUNCE_BYTES);
 
 #define SNAP_KNOWN_FLAGS	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | \
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN | \
-				 MEMWALK_SNAP_ENTRY_ONLY)
+				 MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST)
 
 struct snap {
 	struct memwalk_snapshot req;
@@ -51,6 +57,9 @@ struct snap {
 	/* Page runs: bounce buffer and open run, runs copied out. */
 	struct memwalk_run_sink sink;
 	u64 nr_out;
+	u64 run_slots;		/* runs the caller's buffer holds */
+	u64 pfn_total;		/* PFNs its pfn_buf holds */
+	bool finishing;		/* the last flush: no bounce buffer grows */
 
 	/* VMA records: bounce buffer, bytes copied, last one emitted. */
 	u8 *vbuf;
@@ -166,15 +175,40 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 	if (!s->dec.entry_only && vma->vm_file &&
 	    shmem_mapping(vma->vm_file->f_mapping))
 		s->dec.shmem = vma->vm_file->f_mapping;
-	w->want_none = s->dec.shmem;
+	w->want_none = !!s->dec.shmem;
 	return MEMWALK_WALK_CONTINUE;
 }
 
-/* ->flush: copy the bounce buffers out.  Locking: no lock held. */
+/*
+ * A bounce buffer of *@cap elements of @size bytes, for a caller who can
+ * take @slots, four times larger (at most RUN_BOUNCE_BYTES); @buf, whose
+ * contents were copied out, if none is to be had.
+ */
+static void *bounce_grow(void *buf, u32 *cap, u64 slots, size_t size)
+{
+	u32 want = min_t(u64, slots, min_t(u64, (u64)*cap * 4,
+					   RUN_BOUNCE_BYTES / size));
+	void *bigger;
+
+	if (want <= *cap)
+		return buf;
+	bigger = kvmalloc_array(want, size, GFP_KERNEL);
+	if (!bigger)
+		return buf;
+	kvfree(buf);
+	*cap = want;
+	return bigger;
+}
+
+/*
+ * ->flush: copy the bounce buffers out; a full one grows (while the walk
+ * goes on: not at the end).  Locking: no lock held.
+ */
 static int snap_flush(struct memwalk_walk *w)
 {
 	struct snap *s = w->private;
 	struct memwalk_run_sink *sink = &s->sink;
+	bool runs_full = sink->nr == sink->cap, pfns_full = sink->pfn_nr == sink->pfn_cap;
 	void __user *dst;
 
 	if (sink->nr) {
@@ -187,6 +221,19 @@ static int snap_flush(struct memwalk_walk *w)
 		sink->slots -= sink->nr;
 		sink->nr = 0;
 	}
+	if (sink->pfn_nr) {
+		dst = u64_to_user_ptr(s->req.pfn_buf + sink->pfn_base * sizeof(u64));
+		if (copy_to_user(dst, sink->pfns, sink->pfn_nr * sizeof(u64)))
+			return -EFAULT;
+		sink->pfn_base += sink->pfn_nr;
+		sink->pfn_nr = 0;
+	}
+	if (runs_full && !s->finishing)
+		sink->runs = bounce_grow(sink->runs, &sink->cap, s->run_slots,
+					 sizeof(*sink->runs));
+	if (pfns_full && sink->pfns && !s->finishing)
+		sink->pfns = bounce_grow(sink->pfns, &sink->pfn_cap,
+					 s->pfn_total, sizeof(u64));
 	if (s->vbuf_used) {
 		dst = u64_to_user_ptr(s->req.vma_buf + s->vma_out);
 		if (copy_to_user(dst, s->vbuf, s->vbuf_used))
@@ -213,6 +260,7 @@ static int snap_finish(struct snap *s)
 	struct memwalk_run_sink *sink = &s->sink;
 	int ret;
 
+	s->finishing = true;
 	if (!sink->have_open)
 		return 0;
 	if (sink->nr == sink->cap) {
@@ -249,6 +297,9 @@ static int snap_check(const struct memwalk_snapshot *req)
 	if ((req->flags & MEMWALK_SNAP_PAGES) && req->run_buf_len &&
 	    !req->run_buf)
 		return -EFAULT;
+	if ((req->flags & MEMWALK_SNAP_PFN_LIST) && req->pfn_buf_len &&
+	    !req->pfn_buf)
+		return -EFAULT;
 	return 0;
 }
 
@@ -259,13 +310,28 @@ static int snap_alloc(struct snap *s)
 	if (s->req.flags & MEMWALK_SNAP_PAGES) {
 		sink->slots = div_u64(s->req.run_buf_len,
 				      sizeof(struct memwalk_page_run));
+		s->run_slots = sink->slots;
 		sink->cap = min_t(u64, sink->slots,
-				  RUN_BOUNCE_BYTES / sizeof(struct memwalk_page_run));
+				  BOUNCE_FIRST_BYTES / sizeof(struct memwalk_page_run));
 		if (sink->cap) {
 			sink->runs = kvmalloc_array(sink->cap,
 						    sizeof(*sink->runs), GFP_KERNEL);
 			if (!sink->runs)
 				return -ENOMEM;
+		}
+	}
+	if (s->dec.pfn_list) {
+		sink->pfn_slots = div_u64(s->req.pfn_buf_len, sizeof(u64));
+		s->pfn_total = sink->pfn_slots;
+		sink->pfn_cap = min_t(u64, sink->pfn_slots,
+				      BOUNCE_FIRST_BYTES / sizeof(u64));
+		if (sink->pfn_cap) {
+			sink->pfns = kvmalloc_array(sink->pfn_cap, sizeof(u64),
+						    GFP_KERNEL);
+			if (!sink->pfns)
+				return -ENOMEM;
+		} else {
+			s->dec.pfn_list = false;
 		}
 	}
 	if (s->req.flags & MEMWALK_SNAP_VMAS) {
@@ -284,6 +350,7 @@ static int snap_alloc(struct snap *s)
 static void snap_free(struct snap *s)
 {
 	kvfree(s->sink.runs);
+	kvfree(s->sink.pfns);
 	kvfree(s->vbuf);
 	kfree(s->namebuf);
 	kfree(s);
@@ -334,6 +401,7 @@ static int snap_run(struct snap *s, struct mm_struct *mm)
 		s->req.walk_end = 0;
 	s->req.vma_bytes = s->vma_out;
 	s->req.nr_runs = s->nr_out;
+	s->req.nr_pfns = s->sink.pfn_base;
 	s->req.run_size = sizeof(struct memwalk_page_run);
 	s->req.lock_drops = s->walk.lock_drops;
 	s->req.max_lock_ns = s->walk.max_lock_ns;
@@ -380,6 +448,8 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 	s->dec.folio = s->req.flags & MEMWALK_SNAP_FOLIO;
 	s->dec.entry_only = s->req.flags & MEMWALK_SNAP_ENTRY_ONLY;
 	s->dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
+	s->dec.pfn_list = (s->req.flags & MEMWALK_SNAP_PFN_LIST) &&
+			  (s->req.flags & MEMWALK_SNAP_PAGES) && !s->dec.hide_pfn;
 	ret = snap_alloc(s);
 	if (ret)
 		goto out_free;

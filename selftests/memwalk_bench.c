@@ -12,6 +12,9 @@
  *   PTE-only:   memwalk entry-only (MEMWALK_SNAP_ENTRY_ONLY: what the
  *               entries say, no struct page read)  vs  pagemap, PAGEMAP_SCAN
  *
+ * memwalk lists scattered PFNs (MEMWALK_SNAP_PFN_LIST) in every mode, as
+ * the client does; PTE-only is also measured without.
+ *
  * Every measurement is the best of MEMWALK_BENCH_REPS (default 5) runs.
  * Under TCG only the ratios mean anything; absolute times are printed for
  * the record, not as claims.
@@ -139,13 +142,19 @@ static pid_t start_target(size_t total, struct region *reg, int pipefd[2])
 
 struct mw_result {
 	double secs;
-	uint64_t bytes, runs, max_lock_ns, lock_drops;
+	uint64_t bytes, runs, pfns, max_lock_ns, lock_drops;
 };
+
+/* The modes as the client asks for them: scattered PFNs listed. */
+#define FULL		(MEMWALK_SNAP_ALL | MEMWALK_SNAP_PFN_LIST)
+#define NO_FOLIO	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_PFN_LIST)
+#define PTE_ONLY	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY)
 
 static struct mw_result memwalk_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end,
 					 uint32_t flags)
 {
 	static char vbuf[1 << 20], rbuf[8 << 20];
+	static uint64_t pfns[1 << 20];
 	struct mw_result r = { 0 };
 	struct memwalk_snapshot s;
 	double t0 = now();
@@ -161,12 +170,17 @@ static struct mw_result memwalk_snapshot(int fd, pid_t pid, uint64_t start, uint
 		s.vma_buf_len = sizeof(vbuf);
 		s.run_buf = (uintptr_t)rbuf;
 		s.run_buf_len = sizeof(rbuf);
+		if (flags & MEMWALK_SNAP_PFN_LIST) {
+			s.pfn_buf = (uintptr_t)pfns;
+			s.pfn_buf_len = sizeof(pfns);
+		}
 		if (ioctl(fd, MEMWALK_IOC_SNAPSHOT, &s)) {
 			perror("MEMWALK_IOC_SNAPSHOT");
 			exit(1);
 		}
-		r.bytes += s.vma_bytes + s.nr_runs * s.run_size;
+		r.bytes += s.vma_bytes + s.nr_runs * s.run_size + s.nr_pfns * sizeof(pfns[0]);
 		r.runs += s.nr_runs;
+		r.pfns += s.nr_pfns;
 		r.lock_drops += s.lock_drops;
 		if (s.max_lock_ns > r.max_lock_ns)
 			r.max_lock_ns = s.max_lock_ns;
@@ -270,8 +284,9 @@ int main(void)
 	size_t total = (mib_s ? atol(mib_s) : 512) << 20;
 	int reps = reps_s ? atoi(reps_s) : 5;
 	struct region reg[5];
-	struct mw_result full, nofolio, pte, ptenp, thp_mw;
-	double t_full = 0, t_nofolio = 0, t_pte = 0, t_ptenp = 0, t_pm = 0, t_pmkpf = 0;
+	struct mw_result full, nofolio, pte, ptenl, ptenp, thp_mw;
+	double t_full = 0, t_nofolio = 0, t_pte = 0, t_ptenl = 0, t_ptenp = 0, t_pm = 0;
+	double t_pmkpf = 0;
 	double t_scan = 0, t;
 	uint64_t b_pm = 0, b_pmkpf = 0, b_scan = 0, b_thp_pm = 0, start, end;
 	int pipefd[2], fd, kpf;
@@ -296,16 +311,14 @@ int main(void)
 	printf("# target: %zu MiB mapped in [%#llx, %#llx), %d reps, best of each\n",
 	       total >> 20, (unsigned long long)start, (unsigned long long)end, reps);
 
-	BEST((full = memwalk_snapshot(fd, pid, start, end, MEMWALK_SNAP_ALL)).secs, t_full);
+	BEST((full = memwalk_snapshot(fd, pid, start, end, FULL)).secs, t_full);
 	BEST((nofolio = memwalk_snapshot(fd, pid, start, end,
-					 MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)).secs, t_nofolio);
+					 NO_FOLIO)).secs, t_nofolio);
 	BEST((pte = memwalk_snapshot(fd, pid, start, end,
-				     MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-				     MEMWALK_SNAP_ENTRY_ONLY)).secs, t_pte);
+				     PTE_ONLY | MEMWALK_SNAP_PFN_LIST)).secs, t_pte);
+	BEST((ptenl = memwalk_snapshot(fd, pid, start, end, PTE_ONLY)).secs, t_ptenl);
 	BEST((ptenp = memwalk_snapshot(fd, pid, start, end,
-				       MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-				       MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_NO_PFN)).secs,
-	     t_ptenp);
+				       PTE_ONLY | MEMWALK_SNAP_NO_PFN)).secs, t_ptenp);
 	BEST(pagemap_read(pid, start, end, kpf, &b_pmkpf), t_pmkpf);
 	BEST(pagemap_read(pid, start, end, -1, &b_pm), t_pm);
 	t = pagemap_scan(pid, start, end, &b_scan);
@@ -313,7 +326,7 @@ int main(void)
 		BEST(pagemap_scan(pid, start, end, &b_scan), t_scan);
 	else
 		t_scan = -1;
-	thp_mw = memwalk_snapshot(fd, pid, reg[2].start, reg[2].end, MEMWALK_SNAP_ALL);
+	thp_mw = memwalk_snapshot(fd, pid, reg[2].start, reg[2].end, FULL);
 	pagemap_read(pid, reg[2].start, reg[2].end, -1, &b_thp_pm);
 
 	printf("full snapshot, memwalk vs pagemap+kpageflags: %.1fx faster (%.3f s vs %.3f s)\n",
@@ -322,6 +335,8 @@ int main(void)
 	       t_pm / t_nofolio, t_nofolio, t_pm);
 	printf("PTE-only, memwalk vs pagemap:                 %.1fx faster (%.3f s vs %.3f s)\n",
 	       t_pm / t_pte, t_pte, t_pm);
+	printf("PTE-only without PFN lists vs pagemap:        %.1fx faster (%.3f s vs %.3f s)\n",
+	       t_pm / t_ptenl, t_ptenl, t_pm);
 	if (t_scan > 0) {
 		printf("PTE-only, memwalk vs PAGEMAP_SCAN:            %.2fx (%.3f s vs %.3f s)\n",
 		       t_scan / t_pte, t_pte, t_scan);
@@ -331,17 +346,19 @@ int main(void)
 	}
 	else
 		printf("PTE-only, memwalk vs PAGEMAP_SCAN:            n/a (kernel has no PAGEMAP_SCAN)\n");
-	printf("output per GiB mapped: memwalk %.0f B, pagemap %.0f B, pagemap+kpageflags %.0f B%s\n",
-	       full.bytes * 1073741824.0 / total, b_pm * 1073741824.0 / total,
-	       b_pmkpf * 1073741824.0 / total, t_scan > 0 ? "" : "");
+	printf("output per GiB mapped: memwalk %.0f B (PTE-only %.0f B), pagemap %.0f B, pagemap+kpageflags %.0f B\n",
+	       full.bytes * 1073741824.0 / total, pte.bytes * 1073741824.0 / total,
+	       b_pm * 1073741824.0 / total, b_pmkpf * 1073741824.0 / total);
 	printf("output for the THP region: memwalk %llu B vs pagemap %llu B: %.0fx smaller\n",
 	       (unsigned long long)thp_mw.bytes, (unsigned long long)b_thp_pm,
 	       (double)b_thp_pm / thp_mw.bytes);
 	printf("longest mmap_lock hold: %.3f ms (%llu lock drops in a full snapshot)\n",
 	       full.max_lock_ns / 1e6, (unsigned long long)full.lock_drops);
-	printf("runs: full %llu, no-folio %llu, PTE-only %llu (%llu without PFNs), for %zu pages\n",
-	       (unsigned long long)full.runs, (unsigned long long)nofolio.runs,
-	       (unsigned long long)pte.runs, (unsigned long long)ptenp.runs,
+	printf("runs (and PFNs listed): full %llu (%llu), no-folio %llu (%llu), PTE-only %llu (%llu; %llu runs without lists, %llu without PFNs), for %zu pages\n",
+	       (unsigned long long)full.runs, (unsigned long long)full.pfns,
+	       (unsigned long long)nofolio.runs, (unsigned long long)nofolio.pfns,
+	       (unsigned long long)pte.runs, (unsigned long long)pte.pfns,
+	       (unsigned long long)ptenl.runs, (unsigned long long)ptenp.runs,
 	       total / psz);
 	/* Where the time goes: each region alone, best of the reps. */
 	for (int i = 0; i < 5; i++) {
@@ -349,16 +366,15 @@ int main(void)
 		uint64_t b;
 
 		BEST(memwalk_snapshot(fd, pid, reg[i].start, reg[i].end,
-				      MEMWALK_SNAP_ALL).secs, tf);
+				      FULL).secs, tf);
 		BEST(memwalk_snapshot(fd, pid, reg[i].start, reg[i].end,
-				      MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES).secs, tn);
+				      NO_FOLIO).secs, tn);
 		struct mw_result re = { 0 };
 
 		BEST((re = memwalk_snapshot(fd, pid, reg[i].start, reg[i].end,
-					    MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-					    MEMWALK_SNAP_ENTRY_ONLY)).secs, te);
-		printf("  %-9s PTE-only: %llu runs, %llu lock drops, longest hold %.3f ms\n",
-		       reg[i].what, (unsigned long long)re.runs,
+					    PTE_ONLY | MEMWALK_SNAP_PFN_LIST)).secs, te);
+		printf("  %-9s PTE-only: %llu runs, %llu PFNs listed, %llu lock drops, longest hold %.3f ms\n",
+		       reg[i].what, (unsigned long long)re.runs, (unsigned long long)re.pfns,
 		       (unsigned long long)re.lock_drops, re.max_lock_ns / 1e6);
 		BEST(pagemap_read(pid, reg[i].start, reg[i].end, kpf, &b), tk);
 		BEST(pagemap_read(pid, reg[i].start, reg[i].end, -1, &b), tp);

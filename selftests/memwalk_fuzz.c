@@ -277,9 +277,11 @@ static void fill_request(struct arena *a, uint32_t cmd, void *buf, pid_t target,
 		struct memwalk_snapshot *s = buf;
 		size_t vlen = rnd_below(3) ? rnd_below(2 * psz) : rnd_below(64);
 		size_t rlen = rnd_below(3) ? rnd_below(2 * psz) : rnd_below(64);
+		size_t plen = rnd_below(3) ? rnd_below(2 * psz) : rnd_below(64);
 
 		s->size = fuzz_size(sizeof(*s), MEMWALK_SNAPSHOT_SIZE_VER0);
-		s->flags = rnd_below(4) ? rnd_below(16) : (uint32_t)rnd();
+		/* All MEMWALK_SNAP_* combinations, PFN_LIST (1 << 5) included. */
+		s->flags = rnd_below(4) ? rnd_below(64) : (uint32_t)rnd();
 		s->pid = fuzz_pid(target);
 		s->__reserved = rnd_below(8) ? 0 : (uint32_t)rnd();
 		s->start = rnd_below(3) ? 0 : fuzz_addr(psz);
@@ -288,6 +290,8 @@ static void fill_request(struct arena *a, uint32_t cmd, void *buf, pid_t target,
 		s->vma_buf_len = rnd_below(16) ? vlen : rnd();
 		s->run_buf = arena_ptr(a, rlen);
 		s->run_buf_len = rnd_below(16) ? rlen : rnd();
+		s->pfn_buf = arena_ptr(a, plen);
+		s->pfn_buf_len = rnd_below(16) ? plen : rnd();
 		*end_out = s->end;
 		break;
 	}

@@ -726,17 +726,16 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 	}
 }
 
-TEST_F(states, folios_equal_kpageflags)
+static void check_kpageflags(struct __test_metadata *_metadata, int fd, pid_t pid,
+			     const struct memwalk_info *info, uint32_t flags)
 {
 	struct kpf_result res;
 	struct mw_snap s;
 	int pass;
 
-	SETUP_OK();
 	for (pass = 1; pass <= MAX_PASSES; pass++) {
-		snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL, &s);
-		compare_kpageflags(_metadata, self->t.pid, &s, &self->info,
-				   pass == MAX_PASSES, &res);
+		snap_all(_metadata, fd, pid, flags, &s);
+		compare_kpageflags(_metadata, pid, &s, info, pass == MAX_PASSES, &res);
 		mw_snap_free(&s);
 		if (!res.bad || res.bad != res.racy_only)
 			break;
@@ -746,13 +745,27 @@ TEST_F(states, folios_equal_kpageflags)
 	}
 	if (res.bad && pass < MAX_PASSES) {
 		/* Log the first pass that failed for a reason other than a race. */
-		snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL, &s);
-		compare_kpageflags(_metadata, self->t.pid, &s, &self->info, true, &res);
+		snap_all(_metadata, fd, pid, flags, &s);
+		compare_kpageflags(_metadata, pid, &s, info, true, &res);
 		mw_snap_free(&s);
 	}
 	EXPECT_EQ(0, res.bad) TH_LOG("%zu of %zu mapped pages differ from kpageflags/kpagecount",
 				     res.bad, res.compared);
 	EXPECT_LT(500, res.compared);
+}
+
+TEST_F(states, folios_equal_kpageflags)
+{
+	SETUP_OK();
+	check_kpageflags(_metadata, self->fd, self->t.pid, &self->info, MEMWALK_SNAP_ALL);
+}
+
+/* Runs whose PFNs are listed, read back as the runs they stand for. */
+TEST_F(states, folios_equal_kpageflags_pfn_list)
+{
+	SETUP_OK();
+	check_kpageflags(_metadata, self->fd, self->t.pid, &self->info,
+			 MEMWALK_SNAP_ALL | MEMWALK_SNAP_PFN_LIST);
 }
 
 /* -- per-VMA counts: smaps ------------------------------------------------- */
@@ -1832,6 +1845,88 @@ TEST_F(states, resume_odd_buffer_sizes)
 	check_resume(_metadata, self->fd, self->t.pid, 13, 3, 29);
 }
 
+/* -- PFN lists ------------------------------------------------------------------ */
+
+#define ENTRY_ONLY_FLAGS	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY)
+
+/*
+ * Listed runs stand for the same runs as without MEMWALK_SNAP_PFN_LIST
+ * (mw_snapshot() checks each list and turns it back into those): the zero
+ * page region (every PTE the same PFN) is listed for sure.
+ */
+TEST_F(states, pfn_list_equals_plain_runs)
+{
+	const struct mw_region *zero = REGION("zero");
+	struct mw_snap plain, listed;
+	const struct memwalk_page_run *r;
+
+	SETUP_OK();
+	snap_all(_metadata, self->fd, self->t.pid, ENTRY_ONLY_FLAGS, &plain);
+	snap_all(_metadata, self->fd, self->t.pid, ENTRY_ONLY_FLAGS | MEMWALK_SNAP_PFN_LIST,
+		 &listed);
+	TH_LOG("%zu runs plain; listed: %zu runs with %llu PFNs, standing for %zu",
+	       plain.nr_runs, listed.nr_listed, (unsigned long long)listed.nr_pfns,
+	       listed.nr_runs);
+	EXPECT_EQ(0, plain.nr_listed);
+	EXPECT_LT(0, listed.nr_listed);
+	EXPECT_LE((zero->end - zero->start) >> MW_PAGE_SHIFT, listed.nr_pfns);
+	r = run_at(&listed, zero->start);
+	ASSERT_NE(NULL, r);
+	EXPECT_TRUE(r->flags & MEMWALK_RUN_ZERO);
+	compare_vmas(_metadata, &plain, &listed);
+	compare_pages_as(_metadata, &plain, &listed, false, false, false);
+	EXPECT_EQ(plain.nr_runs, listed.nr_runs);
+	mw_snap_free(&plain);
+	mw_snap_free(&listed);
+}
+
+/* Listed PFNs against pagemap: entry-only, and with the page read. */
+TEST_F(states, pages_equal_pagemap_pfn_list)
+{
+	size_t compared, bad;
+	struct mw_snap s;
+
+	SETUP_OK();
+	snap_all(_metadata, self->fd, self->t.pid, ENTRY_ONLY_FLAGS | MEMWALK_SNAP_PFN_LIST, &s);
+	EXPECT_LT(0, s.nr_listed);
+	bad = compare_pagemap_but(_metadata, self->t.pid, &s, &compared,
+				  PM_FILE | PM_MMAP_EXCLUSIVE);
+	EXPECT_EQ(0, bad) TH_LOG("entry-only: %zu of %zu pages differ from pagemap",
+				 bad, compared);
+	EXPECT_LT(1000, compared);
+	mw_snap_free(&s);
+	snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL | MEMWALK_SNAP_PFN_LIST, &s);
+	EXPECT_LT(0, s.nr_listed);
+	bad = compare_pagemap(_metadata, self->t.pid, &s, &compared);
+	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu pages differ from pagemap", bad, compared);
+	mw_snap_free(&s);
+}
+
+/*
+ * Buffers of a few runs and as few PFNs: lists cut by full buffers and
+ * call ends, the one-shot answer all the same.
+ */
+TEST_F(states, resume_pfn_list_tiny_buffers)
+{
+	struct mw_snap all, tiny;
+	struct mw_why why;
+
+	SETUP_OK();
+	snap_all(_metadata, self->fd, self->t.pid, ENTRY_ONLY_FLAGS | MEMWALK_SNAP_PFN_LIST, &all);
+	ASSERT_EQ(0, mw_snapshot(self->fd, self->t.pid, 0, 0,
+				 ENTRY_ONLY_FLAGS | MEMWALK_SNAP_PFN_LIST, VMA_BUF,
+				 3 * sizeof(struct memwalk_page_run), &tiny, &why))
+		TH_LOG("%s", why.msg);
+	TH_LOG("%u calls, %zu listed runs (one-shot: %u calls, %zu listed)",
+	       tiny.calls, tiny.nr_listed, all.calls, all.nr_listed);
+	EXPECT_LT(all.calls, tiny.calls);
+	EXPECT_LT(0, tiny.nr_listed);
+	compare_vmas(_metadata, &all, &tiny);
+	compare_pages_as(_metadata, &all, &tiny, false, false, false);
+	mw_snap_free(&all);
+	mw_snap_free(&tiny);
+}
+
 /* -- MEMWALK_IOC_TRANSLATE ------------------------------------------------------ */
 
 static unsigned int level_shift(unsigned int level, unsigned int levels)
@@ -2190,6 +2285,58 @@ TEST_F(states, client_columns_equal_smaps)
 	free(sm);
 }
 
+/*
+ * memwalk-client PID --entry-only --pages, which takes PFN lists: every
+ * present page of every run at the PFN pagemap gives, the zero page
+ * region's pages (listed by the module: one PFN throughout) included.
+ */
+TEST_F(states, client_entry_only_pfns_equal_pagemap)
+{
+	const struct mw_region *zero = REGION("zero");
+	char pidstr[16];
+	const char *argv[] = { mw_client_path(), pidstr, "--entry-only", "--pages", "-n", NULL };
+	char *out, *err, *line, *save;
+	size_t compared = 0, bad = 0, zero_pages = 0;
+	int status;
+
+	SETUP_OK();
+	snprintf(pidstr, sizeof(pidstr), "%d", self->t.pid);
+	ASSERT_EQ(0, mw_capture(argv, &status, &out, &err));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("status %#x, stderr: %s", status, err);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start, end, pages, pfn, k;
+		char state[16], pfnstr[64];
+		uint64_t pm[512];
+
+		/* "  START-END PAGES STATE LEVEL BITS TYPE PFN ..." under each VMA */
+		if (strncmp(line, "  ", 2) ||
+		    sscanf(line, "%llx-%llx %llu %15s %*s %*s %*s %63s", &start, &end, &pages,
+			   state, pfnstr) != 5 || strcmp(state, "present"))
+			continue;
+		pfn = strtoull(pfnstr, NULL, 16);
+		for (k = 0; k < pages; k += 512) {
+			size_t n = pages - k < 512 ? pages - k : 512, i;
+
+			ASSERT_EQ(0, mw_pagemap_read(self->t.pid, start + k * MW_PAGE, n, pm));
+			for (i = 0; i < n; i++, compared++) {
+				if ((pm[i] & PM_PRESENT) && (pm[i] & PM_PFN_MASK) == pfn + k + i)
+					continue;
+				if (bad++ < MAX_LOGGED)
+					TH_LOG("page %#llx: pagemap %#llx; client: %s",
+					       start + (k + i) * MW_PAGE, (unsigned long long)pm[i], line);
+			}
+		}
+		if (start >= zero->start && end <= zero->end)
+			zero_pages += pages;
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu pages differ from pagemap", bad, compared);
+	EXPECT_LT(1000, compared);
+	EXPECT_EQ((zero->end - zero->start) >> MW_PAGE_SHIFT, zero_pages);
+	free(out);
+	free(err);
+}
+
 /* ---- error paths, against a small idle target ---------------------------------- */
 
 FIXTURE(snap) {
@@ -2444,7 +2591,7 @@ TEST_F(snap, run_buf_too_small_enospc)
 
 TEST_F(snap, flags_unknown_einval)
 {
-	const uint32_t bad[] = { MEMWALK_SNAP_ENTRY_ONLY << 1, 1U << 31 };
+	const uint32_t bad[] = { MEMWALK_SNAP_PFN_LIST << 1, 1U << 31 };
 	unsigned int i;
 
 	SETUP_OK();
@@ -2460,6 +2607,59 @@ TEST_F(snap, flags_entry_only_with_folio_einval)
 	SETUP_OK();
 	self->arg.flags = MEMWALK_SNAP_ALL | MEMWALK_SNAP_ENTRY_ONLY;
 	EXPECT_EQ(EINVAL, snap_errno(self->fd, &self->arg));
+}
+
+/*
+ * 2048 read-faulted anon pages, all the zero page (one PFN, so none
+ * follows the one before): one listed run, however the module's buffers
+ * fill up on the way (PAUSE, larger buffer, on with the same list).
+ */
+TEST_F(snap, pfn_list_one_run_for_zero_pages)
+{
+	const size_t n = 2048;
+	uint64_t *pfns = malloc(n * sizeof(*pfns)), zero_pfn, k;
+	char *p = mmap(NULL, n * MW_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct memwalk_page_run *r = (void *)self->rbuf;
+	uint64_t pm;
+
+	SETUP_OK();
+	ASSERT_NE(NULL, pfns);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, madvise(p, n * MW_PAGE, MADV_NOHUGEPAGE));
+	for (k = 0; k < n; k++)
+		(void)*(volatile char *)(p + k * MW_PAGE);
+	ASSERT_EQ(0, mw_pagemap_read(getpid(), (uintptr_t)p, 1, &pm));
+	zero_pfn = pm & PM_PFN_MASK;
+	self->arg.flags = MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST;
+	self->arg.pid = getpid();
+	self->arg.start = (uintptr_t)p;
+	self->arg.end = (uintptr_t)p + n * MW_PAGE;
+	self->arg.pfn_buf = (uintptr_t)pfns;
+	self->arg.pfn_buf_len = n * sizeof(*pfns);
+	ASSERT_EQ(0, snap_errno(self->fd, &self->arg));
+	EXPECT_EQ(self->arg.end, self->arg.walk_end);
+	ASSERT_EQ(1, self->arg.nr_runs);
+	EXPECT_EQ(n, r->nr_pages);
+	EXPECT_TRUE(r->flags & MEMWALK_RUN_PFN_LIST);
+	EXPECT_TRUE(r->flags & MEMWALK_RUN_ZERO);
+	EXPECT_EQ(0, r->pfn);
+	ASSERT_EQ(n, self->arg.nr_pfns);
+	for (k = 0; k < n; k++)
+		ASSERT_EQ(zero_pfn, pfns[k]) TH_LOG("PFN %llu", (unsigned long long)k);
+	munmap(p, n * MW_PAGE);
+	free(pfns);
+}
+
+/* A PFN buffer with a length but no address. */
+TEST_F(snap, pfn_buf_null_efault)
+{
+	SETUP_OK();
+	self->arg.flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+			  MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST;
+	self->arg.pfn_buf = 0;
+	self->arg.pfn_buf_len = 4096;
+	EXPECT_EQ(EFAULT, snap_errno(self->fd, &self->arg));
 }
 
 /* Neither VMAs nor pages asked for. */

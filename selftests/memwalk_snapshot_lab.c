@@ -88,10 +88,23 @@ static int snapshot_hidden(void *arg)
 
 	if (fd < 0)
 		return errno;
-	ret = mw_snapshot(fd, j->pid, 0, 0, MEMWALK_SNAP_ALL, BUF, BUF, &s, &why);
+	/* PFN lists of hidden PFNs would tell nothing: none are made. */
+	ret = mw_snapshot(fd, j->pid, 0, 0, MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+			  MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST, BUF, BUF, &s, &why);
+	if (!ret && s.nr_listed) {
+		fprintf(stderr, "# %zu runs listed PFNs in lab mode\n", s.nr_listed);
+		ret = PFN_SHOWN;
+	}
+	if (!ret)
+		mw_snap_free(&s);
+	if (!ret)
+		ret = mw_snapshot(fd, j->pid, 0, 0, MEMWALK_SNAP_ALL, BUF, BUF, &s, &why);
 	close(fd);
 	if (ret) {
-		fprintf(stderr, "# snapshot: %s\n", why.msg);
+		if (ret != PFN_SHOWN)
+			fprintf(stderr, "# snapshot: %s\n", why.msg);
+		else
+			mw_snap_free(&s);
 		return ret < 0 ? BAD_ANSWER : ret;
 	}
 	for (i = 0; i < s.nr_runs; i++) {

@@ -427,6 +427,13 @@ static int check_run(const struct memwalk_page_run *r, uint32_t flags,
 			   mw_run_str(r, buf, sizeof(buf)));
 		return -1;
 	}
+	if ((r->flags & MEMWALK_RUN_PFN_LIST) &&
+	    (!(flags & MEMWALK_SNAP_PFN_LIST) || (flags & MEMWALK_SNAP_NO_PFN) ||
+	     state != MEMWALK_STATE_PRESENT)) {
+		mw_why_set(why, "listed run not asked for, or not present: %s",
+			   mw_run_str(r, buf, sizeof(buf)));
+		return -1;
+	}
 	if ((flags & MEMWALK_SNAP_ENTRY_ONLY) && (r->flags & MW_RUN_FROM_PAGE)) {
 		mw_why_set(why, "page-derived flags with MEMWALK_SNAP_ENTRY_ONLY: %s",
 			   mw_run_str(r, buf, sizeof(buf)));
@@ -439,6 +446,9 @@ static int check_run(const struct memwalk_page_run *r, uint32_t flags,
 static bool runs_would_merge(const struct memwalk_page_run *a,
 			     const struct memwalk_page_run *b, uint32_t flags)
 {
+	/* Listed runs are cut where PFNs follow each other, not by this rule. */
+	if (a->flags & MEMWALK_RUN_PFN_LIST)
+		return false;
 	if (a->flags != b->flags || a->folio_flags != b->folio_flags ||
 	    a->mapcount != b->mapcount || a->refcount != b->refcount ||
 	    a->nid != b->nid || a->order != b->order || a->lru_gen != b->lru_gen)
@@ -485,6 +495,8 @@ int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
 	const char *vp = vbuf;
 	size_t i, vi = 0, nv = 0;
 	const struct memwalk_vma *vmas[8192];
+	const uint64_t *pfns = (const uint64_t *)(uintptr_t)arg->pfn_buf;
+	uint64_t pfn_next = 0, k;
 	bool overlap = false;
 
 	if (wend % MW_PAGE || wend <= arg->start ||
@@ -512,6 +524,13 @@ int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
 	} else if (arg->nr_runs) {
 		mw_why_set(why, "%llu runs without MEMWALK_SNAP_PAGES",
 			   (unsigned long long)arg->nr_runs);
+		return -1;
+	}
+	if (arg->nr_pfns > arg->pfn_buf_len / sizeof(uint64_t) ||
+	    (arg->nr_pfns && !(arg->flags & MEMWALK_SNAP_PFN_LIST))) {
+		mw_why_set(why, "%llu PFNs listed in %llu bytes (flags %#x)",
+			   (unsigned long long)arg->nr_pfns,
+			   (unsigned long long)arg->pfn_buf_len, arg->flags);
 		return -1;
 	}
 	if (arg->total_lock_ns < arg->max_lock_ns) {
@@ -574,6 +593,29 @@ int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
 			return -1;
 		}
 		prev_end = mw_run_end(r);
+		/*
+		 * Listed PFNs: in run order, each run's own, not all following
+		 * each other (that is a plain run).
+		 */
+		if (r->flags & MEMWALK_RUN_PFN_LIST) {
+			if (r->pfn != pfn_next || r->nr_pages < 2 ||
+			    r->pfn + r->nr_pages > arg->nr_pfns) {
+				mw_why_set(why, "%s: PFN list index not %llu or past %llu PFNs",
+					   mw_run_str(r, buf, sizeof(buf)),
+					   (unsigned long long)pfn_next,
+					   (unsigned long long)arg->nr_pfns);
+				return -1;
+			}
+			for (k = r->pfn + 1; k < r->pfn + r->nr_pages; k++)
+				if (pfns[k] != pfns[k - 1] + 1)
+					break;
+			if (k == r->pfn + r->nr_pages) {
+				mw_why_set(why, "%s: lists PFNs that all follow each other",
+					   mw_run_str(r, buf, sizeof(buf)));
+				return -1;
+			}
+			pfn_next += r->nr_pages;
+		}
 		if (!(arg->flags & MEMWALK_SNAP_VMAS))
 			continue;
 		if (overlap) {
@@ -622,6 +664,78 @@ int mw_snap_check_call(const struct memwalk_snapshot *arg, const void *vbuf,
 			}
 		}
 	}
+	if (pfn_next != arg->nr_pfns) {
+		mw_why_set(why, "%llu PFNs listed, runs use %llu",
+			   (unsigned long long)arg->nr_pfns,
+			   (unsigned long long)pfn_next);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether @a and @b lie in one VMA of @s (runs never cross VMAs). */
+static bool one_vma(const struct mw_snap *s, const struct memwalk_page_run *a,
+		    const struct memwalk_page_run *b)
+{
+	const struct mw_vma *v = mw_snap_vma(s, a->start);
+
+	return v && b->start >= v->rec.start && mw_run_end(b) <= v->rec.end;
+}
+
+/*
+ * Append @r to s->runs (room for it is there), joined to the run before
+ * when @join and the module would have merged them without PFN lists.
+ */
+static void add_run(struct mw_snap *s, const struct memwalk_page_run *r, bool join)
+{
+	struct memwalk_page_run *last = s->nr_runs ? &s->runs[s->nr_runs - 1] : NULL;
+
+	if (join && last && mw_run_end(last) == r->start &&
+	    runs_would_merge(last, r, 0) && one_vma(s, last, r)) {
+		last->nr_pages += r->nr_pages;
+		return;
+	}
+	s->runs[s->nr_runs++] = *r;
+}
+
+/* The runs of one call, listed ones as the runs they stand for. */
+static int add_runs(struct mw_snap *s, const struct memwalk_snapshot *arg,
+		    const void *rbuf, const uint64_t *pfns)
+{
+	struct memwalk_page_run *nr, r;
+	size_t i, pages = 0;
+	bool after_list = false;
+	uint32_t k;
+
+	for (i = 0; i < arg->nr_runs; i++) {
+		memcpy(&r, (const char *)rbuf + i * arg->run_size, sizeof(r));
+		pages += r.flags & MEMWALK_RUN_PFN_LIST ? r.nr_pages : 1;
+	}
+	nr = realloc(s->runs, (s->nr_runs + pages + 1) * sizeof(*nr));
+	if (!nr)
+		return ENOMEM;
+	s->runs = nr;
+	for (i = 0; i < arg->nr_runs; i++) {
+		memset(&r, 0, sizeof(r));
+		memcpy(&r, (const char *)rbuf + i * arg->run_size, sizeof(r));
+		if (!(r.flags & MEMWALK_RUN_PFN_LIST)) {
+			add_run(s, &r, after_list);
+			after_list = false;
+			continue;
+		}
+		s->nr_listed++;
+		s->nr_pfns += r.nr_pages;
+		for (k = 0; k < r.nr_pages; k++) {
+			struct memwalk_page_run page = r;
+
+			page.flags &= ~MEMWALK_RUN_PFN_LIST;
+			page.start += (uint64_t)k * MW_PAGE;
+			page.nr_pages = 1;
+			page.pfn = pfns[r.pfn + k];
+			add_run(s, &page, true);
+		}
+		after_list = true;
+	}
 	return 0;
 }
 
@@ -668,18 +782,17 @@ int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
 	uint64_t lim = end ? end : mw_task_size, cur = start, off;
 	void *vbuf = malloc(vma_len ? vma_len : 1);
 	void *rbuf = malloc(run_len ? run_len : 1);
+	uint64_t *pfns = malloc(run_len ? run_len : 1);
 	struct memwalk_snapshot arg;
 	int ret = 0;
-	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	why->msg[0] = '\0';
-	if (!vbuf || !rbuf) {
+	if (!vbuf || !rbuf || !pfns) {
 		ret = ENOMEM;
 		goto out;
 	}
 	while (cur < lim) {
-		struct memwalk_page_run *nr;
 
 		memset(&arg, 0, sizeof(arg));
 		arg.size = sizeof(arg);
@@ -691,6 +804,10 @@ int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
 		arg.vma_buf_len = vma_len;
 		arg.run_buf = (uintptr_t)rbuf;
 		arg.run_buf_len = run_len;
+		if (flags & MEMWALK_SNAP_PFN_LIST) {
+			arg.pfn_buf = (uintptr_t)pfns;
+			arg.pfn_buf_len = run_len;
+		}
 		ret = mw_snap_ioctl(fd, &arg);
 		if (ret) {
 			mw_why_set(why, "call %u from %#llx: %s", s->calls + 1,
@@ -717,24 +834,15 @@ int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
 				goto out;
 			off += v->size;
 		}
-		if (arg.nr_runs) {
-			nr = realloc(s->runs, (s->nr_runs + arg.nr_runs) * sizeof(*nr));
-			if (!nr) {
-				ret = ENOMEM;
-				goto out;
-			}
-			s->runs = nr;
-			for (i = 0; i < arg.nr_runs; i++) {
-				nr = &s->runs[s->nr_runs++];
-				memset(nr, 0, sizeof(*nr));
-				memcpy(nr, (char *)rbuf + i * arg.run_size, sizeof(*nr));
-			}
-		}
+		ret = add_runs(s, &arg, rbuf, pfns);
+		if (ret)
+			goto out;
 		cur = !end && !arg.walk_end ? lim : arg.walk_end;
 	}
 out:
 	free(vbuf);
 	free(rbuf);
+	free(pfns);
 	if (ret)
 		mw_snap_free(s);
 	return ret;

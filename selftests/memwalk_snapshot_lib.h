@@ -34,7 +34,7 @@ void mw_why_set(struct mw_why *why, const char *fmt, ...)
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
 #define MW_VMA_KNOWN_FLAGS	((MEMWALK_VMA_FILE << 1) - 1)
 #define MW_RUN_KNOWN_FLAGS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
-				 ((MEMWALK_RUN_FOLIO_DIRTY << 1) - \
+				 ((MEMWALK_RUN_PFN_LIST << 1) - \
 				  MEMWALK_RUN_WRITE) | MEMWALK_RUN_SWAP_TYPE_MASK)
 /* folio_flags: the kpageflags bits the header names, and memwalk's own. */
 #define MW_KPF_BITS		((1U << MEMWALK_KPF_LOCKED) | \
@@ -169,8 +169,10 @@ struct mw_vma {
 struct mw_snap {
 	struct mw_vma *vmas;		/* sorted, duplicates of resumed calls merged */
 	size_t nr_vmas;
-	struct memwalk_page_run *runs;	/* as returned, in order */
+	struct memwalk_page_run *runs;	/* as returned, in order (but listed) */
 	size_t nr_runs;
+	size_t nr_listed;		/* MEMWALK_RUN_PFN_LIST runs returned */
+	uint64_t nr_pfns;		/* PFNs they listed */
 	unsigned int calls;		/* ioctls it took */
 	uint32_t run_size;
 	uint32_t lock_drops;		/* summed over the calls */
@@ -188,7 +190,10 @@ int mw_snap_ioctl(int fd, struct memwalk_snapshot *arg);
  * is checked (sizes, alignment, progress, records well formed, sorted, not
  * overlapping, inside [call start, walk_end), runs inside the call's VMA
  * records, only defined bits): a violation returns -1 with @why set.  A
- * failed call returns its errno (and @why says which call).
+ * failed call returns its errno (and @why says which call).  With
+ * MEMWALK_SNAP_PFN_LIST the PFN buffer has @run_len bytes too, and each
+ * listed run is stored as the runs it stands for (pages alike but in PFN,
+ * merged where their PFNs follow, as without the flag).
  */
 int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
 		size_t vma_len, size_t run_len, struct mw_snap *s,

@@ -11,7 +11,9 @@
  * same bounds, the newer record's flags and name replace the older ones;
  * with other bounds it overlaps a VMA already taken, the layout changed
  * under the walk, and the snapshot is taken again, a few times at most.
- * Buffers too small for even one record (ENOSPC) are doubled.
+ * Buffers too small for even one record (ENOSPC) are doubled.  The
+ * module lists scattered PFNs of pages alike in all else
+ * (MEMWALK_SNAP_PFN_LIST): a listed run becomes the runs it stands for.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +28,7 @@
 
 #define VMA_BUF_SIZE	(256 * 1024)
 #define RUN_BUF_SIZE	(1024 * 1024)
+#define PFN_BUF_SIZE	(1024 * 1024)
 #define BUF_MAX		(256 * 1024 * 1024)
 #define MAX_ATTEMPTS	3
 /* start .. flags: the least of a run record this client can use */
@@ -116,7 +119,9 @@ struct walk {
 	int fd;
 	const struct mw_collect_opts *opts;
 	uint32_t flags;
+	uint32_t req_size;	/* of struct memwalk_snapshot the module knows */
 	void *vma_buf, *run_buf;
+	uint64_t *pfn_buf;	/* with MEMWALK_SNAP_PFN_LIST */
 	size_t vma_len, run_len;
 	size_t *call_vmas;	/* this call's records, as indexes in snap->vmas */
 	size_t nr_call_vmas, cap_call_vmas;
@@ -244,38 +249,75 @@ out_oom:
 	return MW_EXIT_FAILURE;
 }
 
-/* Hand the runs of one call to their VMAs (of the same call). */
-static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
-		     uint32_t run_size)
+/*
+ * @run to its VMA, the first in the call's records from *@j that ends
+ * after its start; joined to the run before when @join and they are one.
+ */
+static int put_run(struct walk *w, struct mw_snapshot *snap, size_t *j,
+		   const struct memwalk_page_run *run, bool join)
 {
+	uint64_t end = run->start + (uint64_t)run->nr_pages * snap->page_size;
+	struct mw_vma *vma = NULL;
+
+	while (*j < w->nr_call_vmas && snap->vmas[w->call_vmas[*j]].end <= run->start)
+		(*j)++;
+	if (*j < w->nr_call_vmas)
+		vma = &snap->vmas[w->call_vmas[*j]];
+	if (!vma || run->start < vma->start || end > vma->end || !run->nr_pages)
+		return bad_reply(w, "a page run outside the VMAs of the same call",
+				 run->start);
+	if (join && vma->nr_runs &&
+	    mw_run_joins(snap, &vma->runs[vma->nr_runs - 1], run)) {
+		vma->runs[vma->nr_runs - 1].nr_pages += run->nr_pages;
+		return MW_EXIT_OK;
+	}
+	if (mw_vma_add_run(vma, run)) {
+		mw_err("snapshot of pid %d: out of memory", w->opts->pid);
+		return MW_EXIT_FAILURE;
+	}
+	return MW_EXIT_OK;
+}
+
+/*
+ * Hand the runs of one call to their VMAs (of the same call).  The first
+ * may continue the last of the call before; a listed run is its pages,
+ * each joined to the one before where their PFNs follow, and so may the
+ * run after it.
+ */
+static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
+		     uint32_t run_size, uint64_t nr_pfns)
+{
+	bool join = true;
 	size_t j = 0;
 	uint64_t i;
+	uint32_t k;
+	int ret;
 
 	for (i = 0; i < nr; i++) {
-		struct memwalk_page_run run = { .lru_gen = -1 };
-		struct mw_vma *vma = NULL;
-		uint64_t end;
+		struct memwalk_page_run run = { .lru_gen = -1 }, page;
 
 		memcpy(&run, (char *)w->run_buf + i * run_size,
 		       run_size < sizeof(run) ? run_size : sizeof(run));
-		end = run.start + (uint64_t)run.nr_pages * snap->page_size;
-		while (j < w->nr_call_vmas &&
-		       snap->vmas[w->call_vmas[j]].end <= run.start)
-			j++;
-		if (j < w->nr_call_vmas)
-			vma = &snap->vmas[w->call_vmas[j]];
-		if (!vma || run.start < vma->start || end > vma->end || !run.nr_pages)
-			return bad_reply(w, "a page run outside the VMAs of the same call",
-					 run.start);
-		if (i == 0 && vma->nr_runs &&
-		    mw_run_joins(snap, &vma->runs[vma->nr_runs - 1], &run)) {
-			vma->runs[vma->nr_runs - 1].nr_pages += run.nr_pages;
+		if (!(run.flags & MEMWALK_RUN_PFN_LIST)) {
+			ret = put_run(w, snap, &j, &run, join);
+			if (ret)
+				return ret;
+			join = false;
 			continue;
 		}
-		if (mw_vma_add_run(vma, &run)) {
-			mw_err("snapshot of pid %d: out of memory", w->opts->pid);
-			return MW_EXIT_FAILURE;
+		if (run.pfn > nr_pfns || run.nr_pages > nr_pfns - run.pfn)
+			return bad_reply(w, "a PFN list past the PFNs it returned", run.start);
+		page = run;
+		page.flags &= ~MEMWALK_RUN_PFN_LIST;
+		page.nr_pages = 1;
+		for (k = 0; k < run.nr_pages; k++) {
+			page.start = run.start + (uint64_t)k * snap->page_size;
+			page.pfn = w->pfn_buf[run.pfn + k];
+			ret = put_run(w, snap, &j, &page, true);
+			if (ret)
+				return ret;
 		}
+		join = true;
 	}
 	return MW_EXIT_OK;
 }
@@ -294,7 +336,7 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 
 	for (;;) {
 		struct memwalk_snapshot req = {
-			.size = sizeof(req),
+			.size = w->req_size,
 			.flags = w->flags,
 			.pid = w->opts->pid,
 			.start = start,
@@ -304,6 +346,11 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 			.run_buf = (uintptr_t)w->run_buf,
 			.run_buf_len = w->run_len,
 		};
+
+		if (w->flags & MEMWALK_SNAP_PFN_LIST) {
+			req.pfn_buf = (uintptr_t)w->pfn_buf;
+			req.pfn_buf_len = PFN_BUF_SIZE;
+		}
 
 		if (mw_device_ioctl(w->fd, MEMWALK_IOC_SNAPSHOT, &req) < 0) {
 			if (errno != ENOSPC)
@@ -319,6 +366,9 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 		if (req.nr_runs && (req.run_size < RUN_SIZE_MIN || req.run_size % 8 ||
 				    req.nr_runs > w->run_len / req.run_size))
 			return bad_reply(w, "a bad run_size or nr_runs", req.run_size);
+		if (req.nr_pfns > PFN_BUF_SIZE / sizeof(uint64_t) ||
+		    (req.nr_pfns && !(w->flags & MEMWALK_SNAP_PFN_LIST)))
+			return bad_reply(w, "more PFNs than the buffer holds", req.nr_pfns);
 		if (req.walk_end & (snap->page_size - 1))
 			return bad_reply(w, "a walk_end that is not page aligned",
 					 req.walk_end);
@@ -340,7 +390,7 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 		ret = take_vmas(w, snap, req.vma_bytes);
 		if (ret || w->changed)
 			return ret;
-		ret = take_runs(w, snap, req.nr_runs, req.run_size);
+		ret = take_runs(w, snap, req.nr_runs, req.run_size, req.nr_pfns);
 		if (ret)
 			return ret;
 		if (walk_done(w, req.walk_end))
@@ -417,10 +467,19 @@ int mw_collect(const struct mw_collect_opts *opts, struct mw_snapshot **snapp)
 	}
 	w.flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
 		  mw_collect_mode(opts);
+	/* A module of uapi version 1 knows neither PFN lists nor their fields. */
+	w.req_size = MEMWALK_SNAPSHOT_SIZE_VER0;
+	if (info.uapi_version >= 2) {
+		w.req_size = sizeof(struct memwalk_snapshot);
+		w.flags |= MEMWALK_SNAP_PFN_LIST;
+	}
 	w.vma_buf = malloc(w.vma_len);
 	w.run_buf = malloc(w.run_len);
+	if (w.flags & MEMWALK_SNAP_PFN_LIST)
+		w.pfn_buf = malloc(PFN_BUF_SIZE);
 	snap = mw_snapshot_new();
-	if (!w.vma_buf || !w.run_buf || !snap) {
+	if (!w.vma_buf || !w.run_buf || !snap ||
+	    ((w.flags & MEMWALK_SNAP_PFN_LIST) && !w.pfn_buf)) {
 		mw_err("snapshot of pid %d: out of memory", opts->pid);
 		goto out;
 	}
@@ -446,6 +505,7 @@ out:
 	close(w.fd);
 	free(w.vma_buf);
 	free(w.run_buf);
+	free(w.pfn_buf);
 	free(w.call_vmas);
 	if (ret) {
 		mw_snapshot_free(snap);

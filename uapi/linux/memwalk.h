@@ -17,7 +17,7 @@
 #include <linux/types.h>
 
 /* Bumped whenever this ABI grows; old fields never change meaning. */
-#define MEMWALK_UAPI_VERSION		1
+#define MEMWALK_UAPI_VERSION		2
 
 #define MEMWALK_DEVICE_NAME		"memwalk"
 #define MEMWALK_DEVICE_PATH		"/dev/memwalk"
@@ -106,6 +106,17 @@ struct memwalk_info {
  * is mapped where"; not with MEMWALK_SNAP_FOLIO (EINVAL).
  */
 #define MEMWALK_SNAP_ENTRY_ONLY	(1U << 4)
+/*
+ * Since uapi version 2: present pages alike in every field but a PFN that
+ * does not follow the one before still make one run.  Such a run has
+ * MEMWALK_RUN_PFN_LIST set, and its pfn is the index in pfn_buf of the
+ * first of its nr_pages PFNs, one __u64 per page in address order (a long
+ * stretch of consecutive PFNs is a plain run; a short one may be listed).
+ * A page cache of scattered pages then costs 8 bytes a page, as in
+ * pagemap, instead of a run each.  Runs are listed while pfn_buf has
+ * room, then made as without this flag; none when PFNs are hidden.
+ */
+#define MEMWALK_SNAP_PFN_LIST	(1U << 5)
 #define MEMWALK_SNAP_ALL	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_FOLIO)
 
 struct memwalk_snapshot {
@@ -127,9 +138,14 @@ struct memwalk_snapshot {
 	__u32 lock_drops;	/* times the target's mmap_lock was dropped mid-walk */
 	__u64 max_lock_ns;	/* longest single mmap_lock hold, ns */
 	__u64 total_lock_ns;	/* all mmap_lock holds together, ns */
+	/* Since uapi version 2: MEMWALK_SNAP_PFN_LIST */
+	__u64 pfn_buf;		/* in: user pointer to __u64 PFNs */
+	__u64 pfn_buf_len;	/* in: its size in bytes */
+	__u64 nr_pfns;		/* out: PFNs written to pfn_buf */
 };
 
 #define MEMWALK_SNAPSHOT_SIZE_VER0	112
+#define MEMWALK_SNAPSHOT_SIZE_VER1	136	/* with pfn_buf */
 
 /* struct memwalk_vma.flags */
 #define MEMWALK_VMA_READ	(1ULL << 0)
@@ -225,6 +241,8 @@ struct memwalk_vma {
  * own dirty bit), also without MEMWALK_SNAP_FOLIO.
  */
 #define MEMWALK_RUN_FOLIO_DIRTY	(1U << 20)
+/* pfn indexes pfn_buf, which holds one PFN per page (MEMWALK_SNAP_PFN_LIST) */
+#define MEMWALK_RUN_PFN_LIST	(1U << 21)
 #define MEMWALK_RUN_SWAP_TYPE_SHIFT 24		/* bits 24-28: swap type (swapon order) */
 #define MEMWALK_RUN_SWAP_TYPE_MASK (0x1fU << MEMWALK_RUN_SWAP_TYPE_SHIFT)
 
@@ -265,7 +283,8 @@ struct memwalk_vma {
 
 struct memwalk_page_run {
 	__u64 start;		/* virtual address of the first page */
-	__u64 pfn;		/* first PFN; swap offset of swap entries; 0 if hidden */
+	/* first PFN; swap offset of swap entries; 0 if hidden; index in pfn_buf if listed */
+	__u64 pfn;
 	__u32 nr_pages;		/* base pages in the run */
 	__u32 flags;		/* MEMWALK_RUN_*, MEMWALK_STATE_*, level */
 	__u32 folio_flags;	/* 1 << MEMWALK_KPF_* | 1 << MEMWALK_FOLIO_* */

@@ -57,10 +57,11 @@ int mw_device_open(int *fdp)
 
 static int fake_info(struct memwalk_info *info)
 {
-	const char *features = getenv("MW_FAKE_FEATURES");
+	const char *features = getenv("MW_FAKE_FEATURES"), *uapi = getenv("MW_FAKE_UAPI");
 
 	info->size = sizeof(*info);
-	info->uapi_version = MEMWALK_UAPI_VERSION;
+	/* MW_FAKE_UAPI=1: a module that knows no PFN lists, nor their fields */
+	info->uapi_version = uapi ? strtoul(uapi, NULL, 0) : MEMWALK_UAPI_VERSION;
 	info->page_shift = __builtin_ctzll(fake->page_size);
 	info->features = features ? strtoull(features, NULL, 0) : MEMWALK_FEAT_SNAPSHOT;
 	info->pgtable_levels = fake->pgtable_levels;
@@ -114,6 +115,46 @@ static bool inject_change(void)
 	return true;
 }
 
+/*
+ * MEMWALK_SNAP_PFN_LIST as the module does it: the one-page present run
+ * @run joins the last run written (of @nruns) as a listed PFN when they
+ * are alike, adjacent in one VMA (from @vma_start, pages of @ps bytes),
+ * its PFN does not follow, and that run is listed or one page long.  True
+ * when taken.
+ */
+static bool fake_list(struct memwalk_snapshot *q, uint64_t nruns, uint64_t vma_start,
+		      uint64_t ps, const struct memwalk_page_run *run, uint64_t *pfns,
+		      uint64_t *npfns, uint64_t *last_pfn)
+{
+	struct memwalk_page_run *a;
+	bool listed;
+	uint64_t need;
+
+	if (!nruns || run->nr_pages != 1 || mw_run_state(run) != MEMWALK_STATE_PRESENT)
+		return false;
+	a = (struct memwalk_page_run *)(uintptr_t)q->run_buf + nruns - 1;
+	listed = a->flags & MEMWALK_RUN_PFN_LIST;
+	need = listed ? 1 : 2;
+	if ((a->flags & ~MEMWALK_RUN_PFN_LIST) != run->flags ||
+	    a->folio_flags != run->folio_flags || a->mapcount != run->mapcount ||
+	    a->refcount != run->refcount || a->nid != run->nid || a->order != run->order ||
+	    a->lru_gen != run->lru_gen ||
+	    a->start < vma_start || a->start + (uint64_t)a->nr_pages * ps != run->start ||
+	    (!listed && a->nr_pages != 1) ||
+	    run->pfn == (listed ? *last_pfn : a->pfn) + 1 ||
+	    *npfns + need > q->pfn_buf_len / sizeof(uint64_t))
+		return false;
+	if (!listed) {
+		pfns[*npfns] = a->pfn;
+		a->pfn = (*npfns)++;
+		a->flags |= MEMWALK_RUN_PFN_LIST;
+	}
+	pfns[(*npfns)++] = run->pfn;
+	*last_pfn = run->pfn;
+	a->nr_pages++;
+	return true;
+}
+
 static int fake_snapshot(struct memwalk_snapshot *q)
 {
 	const uint64_t ps = fake->page_size;
@@ -121,14 +162,20 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 	uint64_t max_pages = max_env ? strtoull(max_env, NULL, 0) : 0;
 	uint64_t end = q->end ? q->end : USER_TOP, addr = q->start, pages = 0;
 	bool lab = getenv("MW_FAKE_LAB");
-	uint64_t vused = 0, nruns = 0, stop = 0;
+	uint64_t vused = 0, nruns = 0, stop = 0, npfns = 0, last_pfn = 0;
+	bool list = (q->flags & MEMWALK_SNAP_PFN_LIST) && q->size >= MEMWALK_SNAPSHOT_SIZE_VER1 &&
+		    !(q->flags & MEMWALK_SNAP_NO_PFN) && !lab;
+	uint64_t *pfns = (uint64_t *)(uintptr_t)(list ? q->pfn_buf : 0);
 	bool change = inject_change();
 	size_t v, r;
 
 	if (injected_errno())
 		return fail(injected_errno());
+	if (getenv("MW_FAKE_UAPI") && q->size > MEMWALK_SNAPSHOT_SIZE_VER0)
+		return fail(E2BIG);
 	if (q->size < MEMWALK_SNAPSHOT_SIZE_VER0 || q->__reserved ||
-	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN | MEMWALK_SNAP_ENTRY_ONLY)) ||
+	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN | MEMWALK_SNAP_ENTRY_ONLY |
+			  MEMWALK_SNAP_PFN_LIST)) ||
 	    ((q->flags & MEMWALK_SNAP_FOLIO) && (q->flags & MEMWALK_SNAP_ENTRY_ONLY)) ||
 	    ((q->start | q->end) & (ps - 1)) || q->start >= end || q->end > USER_TOP)
 		return fail(EINVAL);
@@ -205,6 +252,11 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 				run.order = 0;
 				run.lru_gen = -1;
 			}
+			if (list && fake_list(q, nruns, vma->start, ps, &run, pfns,
+						&npfns, &last_pfn)) {
+				pages += run.nr_pages;
+				continue;
+			}
 			memcpy((char *)(uintptr_t)q->run_buf + nruns * sizeof(run), &run,
 			       sizeof(run));
 			nruns++;
@@ -224,6 +276,10 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 		q->flags |= MEMWALK_SNAP_NO_PFN;
 	q->vma_bytes = vused;
 	q->nr_runs = nruns;
+	if (q->size >= MEMWALK_SNAPSHOT_SIZE_VER1)
+		q->nr_pfns = npfns;
+	if (npfns && getenv("MW_FAKE_TELL_LISTS"))
+		fprintf(stderr, "fake-device: %llu PFNs listed\n", (unsigned long long)npfns);
 	q->run_size = sizeof(struct memwalk_page_run);
 	q->lock_drops = 1;
 	q->max_lock_ns = 1500ULL * calls;

@@ -738,6 +738,28 @@ test_fake_entry_only() {
 		'  0000555555559000-000055555555b000 2 present pte W,U,D,A,NX - 2a000 - - - - - -'
 }
 
+# Pages alike but for scattered PFNs come as PFN lists (8 bytes a page),
+# with and without the page read: shown as the runs they stand for, as
+# from a module of uapi version 1, which knows neither the lists nor the
+# larger request.
+fake_pfn_lists() {
+	run env MW_FAKE_UAPI=1 MW_FAKE_TELL_LISTS=1 MW_FAKE_SNAPSHOT="$DATA/scattered.json" \
+		"$FAKE_CLIENT" $$ "$@" --pages -n
+	expect_rc 0 || return 1
+	[ ! -s "$tmp/err" ] || fail "PFNs listed for a module without lists" || return 1
+	mv "$tmp/out" "$tmp/plain"
+	run env MW_FAKE_TELL_LISTS=1 MW_FAKE_SNAPSHOT="$DATA/scattered.json" \
+		"$FAKE_CLIENT" $$ "$@" --pages -n
+	expect_rc 0 || return 1
+	stderr_has "fake-device: 4 PFNs listed" || return 1
+	cmp -s "$tmp/plain" "$tmp/out" || fail "listed runs shown differently" || return 1
+	[ "$(grep -c ' present ' "$tmp/out")" -eq 6 ] || fail "not the 6 runs of the fixture"
+}
+
+test_fake_pfn_lists() {
+	fake_pfn_lists --entry-only && fake_pfn_lists --no-folio && fake_pfn_lists
+}
+
 test_entry_only_needs_pages() {
 	run "$CLIENT" $$ --entry-only
 	expect_rc 1 && stderr_one_line && stdout_empty &&
@@ -888,6 +910,7 @@ t "PID --pages --save (fake device): show of the file gives the same view" test_
 t "PID --save to a bad path: exit 1" test_fake_save_error
 t "PID --range --no-folio (fake device)" test_fake_range_nofolio
 t "PID --entry-only --pages: no page-derived flags (fake device)" test_fake_entry_only
+t "PID --pages: PFN lists shown as the runs they stand for (fake device)" test_fake_pfn_lists
 t "PID --entry-only without --pages or -J is refused" test_entry_only_needs_pages
 t "PID (fake device): PFNs hidden in lab mode are flagged, not shown as 0" test_fake_lab_mode
 t "PID (fake device): taken again when the address space changes" test_fake_retry
