@@ -35,6 +35,7 @@ MODULE_PARM_DESC(lab_mode,
 static int chardev_open(struct inode *inode, struct file *file)
 {
 	const struct cred *cred = file->f_cred;
+	struct memwalk_file *mf;
 	struct memwalk_access *acc;
 
 	/*
@@ -42,24 +43,28 @@ static int chardev_open(struct inode *inode, struct file *file)
 	 * pagemap's PFN check: a privileged process that hands the fd on
 	 * lends its access, and later ioctls never consult current.
 	 */
-	acc = kzalloc(sizeof(*acc), GFP_KERNEL);
-	if (!acc)
+	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
+	if (!mf)
 		return -ENOMEM;
+	acc = &mf->acc;
 	acc->full = file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
 	if (!acc->full && !lab_mode) {
-		kfree(acc);
+		kfree(mf);
 		return -EPERM;
 	}
 	acc->fsuid = cred->fsuid;
 	acc->fsgid = cred->fsgid;
-	file->private_data = acc;
+	file->private_data = mf;
 
 	return 0;
 }
 
 static int chardev_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct memwalk_file *mf = file->private_data;
+
+	memwalk_snap_free(mf->spare);
+	kfree(mf);
 	return 0;
 }
 
@@ -102,7 +107,8 @@ static long ioctl_info(struct memwalk_info __user *uarg)
 static long chardev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
-	const struct memwalk_access *acc = file->private_data;
+	struct memwalk_file *mf = file->private_data;
+	const struct memwalk_access *acc = &mf->acc;
 	void __user *uarg = (void __user *)arg;
 
 	/*
@@ -114,7 +120,7 @@ static long chardev_ioctl(struct file *file, unsigned int cmd,
 	case MEMWALK_IOC_INFO & ~IOCSIZE_MASK:
 		return ioctl_info(uarg);
 	case MEMWALK_IOC_SNAPSHOT & ~IOCSIZE_MASK:
-		return memwalk_ioctl_snapshot(acc, uarg);
+		return memwalk_ioctl_snapshot(acc, &mf->spare, uarg);
 	case MEMWALK_IOC_TRANSLATE & ~IOCSIZE_MASK:
 		return memwalk_ioctl_translate(acc, uarg);
 	default:

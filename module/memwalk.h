@@ -30,6 +30,15 @@ struct memwalk_access {
 	kgid_t fsgid;
 };
 
+struct memwalk_snap;
+
+/* What an open /dev/memwalk holds (chardev.c). */
+struct memwalk_file {
+	struct memwalk_access acc;
+	/* The last snapshot's state and bounce buffers, for the next call */
+	struct memwalk_snap *spare;
+};
+
 /* target.c */
 int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
 		      struct mm_struct **mmp);
@@ -260,7 +269,9 @@ static inline u32 memwalk_vma_rec_size(u32 name_len)
 
 /* snapshot.c, translate.c: the ioctls */
 long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
+			    struct memwalk_snap **spare,
 			    struct memwalk_snapshot __user *uarg);
+void memwalk_snap_free(struct memwalk_snap *s);
 long memwalk_ioctl_translate(const struct memwalk_access *acc,
 			     struct memwalk_translate __user *uarg);
 

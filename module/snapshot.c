@@ -22,7 +22,10 @@
  * pfn is their index counted from the start of the caller's pfn_buf.
  * Both bounce buffers start at BOUNCE_FIRST_BYTES and grow each time they
  * filled up: most calls need little, and every allocation is zeroed
- * (init_on_alloc), which a small walk would notice.
+ * (init_on_alloc), which a small walk would notice.  For the same reason
+ * an open file keeps the last call's state and buffers for the next one
+ * (struct memwalk_file's spare): a client reading a large process in
+ * many calls allocates once.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -49,7 +52,18 @@ static_assert(sizeof(struct memwalk_vma) + MEMWALK_VMA_NAME_MAX + 8 <=
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN | \
 				 MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST)
 
-struct snap {
+/* Bounce buffers and their allocated sizes: kept across calls. */
+struct snap_buffers {
+	struct memwalk_page_run *runs;
+	u64 *pfns;
+	u8 *vbuf;		/* VMA_BOUNCE_BYTES */
+	char *namebuf;		/* MEMWALK_VMA_NAME_MAX */
+	u32 run_alloc;		/* runs allocated */
+	u32 pfn_alloc;		/* PFNs allocated */
+};
+
+struct memwalk_snap {
+	struct snap_buffers buf;	/* first: not cleared for reuse */
 	struct memwalk_snapshot req;
 	struct memwalk_decoder dec;
 	struct memwalk_walk walk;
@@ -61,8 +75,7 @@ struct snap {
 	u64 pfn_total;		/* PFNs its pfn_buf holds */
 	bool finishing;		/* the last flush: no bounce buffer grows */
 
-	/* VMA records: bounce buffer, bytes copied, last one emitted. */
-	u8 *vbuf;
+	/* VMA records: bytes in the bounce buffer and copied, last one emitted. */
 	u32 vbuf_used;
 	u64 vma_out;
 	bool vma_emitted;
@@ -74,20 +87,22 @@ struct snap {
 	/* End of the records kept, and before the last one was written */
 	unsigned long records_end;
 	unsigned long prev_records_end;
-	char *namebuf;
 };
+
+/* snap_get() clears what follows buf. */
+static_assert(offsetof(struct memwalk_snap, buf) == 0);
 
 /* The walker's entry callbacks: every kind of entry becomes runs. */
 static int snap_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
 {
-	struct snap *s = w->private;
+	struct memwalk_snap *s = w->private;
 
 	return memwalk_decode_entry(&s->dec, w, e, &s->sink);
 }
 
 static int snap_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
 {
-	struct snap *s = w->private;
+	struct memwalk_snap *s = w->private;
 
 	return memwalk_decode_ptes(&s->dec, w, e, &s->sink);
 }
@@ -98,7 +113,7 @@ static int snap_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
  */
 static int snap_table(struct memwalk_walk *w, const struct memwalk_entry *e)
 {
-	struct snap *s = w->private;
+	struct memwalk_snap *s = w->private;
 
 	if (e->val || !s->dec.shmem)
 		return MEMWALK_WALK_CONTINUE;
@@ -106,7 +121,7 @@ static int snap_table(struct memwalk_walk *w, const struct memwalk_entry *e)
 }
 
 /* Take back the last VMA record written (none of its pages were walked). */
-static void snap_unemit_vma(struct snap *s)
+static void snap_unemit_vma(struct memwalk_snap *s)
 {
 	if (s->vbuf_used >= s->last_size)
 		s->vbuf_used -= s->last_size;
@@ -116,7 +131,7 @@ static void snap_unemit_vma(struct snap *s)
 	s->records_end = s->prev_records_end;
 }
 
-static bool snap_vma_same(const struct snap *s, const struct vm_area_struct *vma)
+static bool snap_vma_same(const struct memwalk_snap *s, const struct vm_area_struct *vma)
 {
 	return s->vma_emitted && s->last_start == vma->vm_start &&
 	       s->last_end == vma->vm_end && s->last_vm_flags == vma->vm_flags;
@@ -134,7 +149,7 @@ static bool snap_vma_same(const struct snap *s, const struct vm_area_struct *vma
 static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		    unsigned long start, unsigned long end)
 {
-	struct snap *s = w->private;
+	struct memwalk_snap *s = w->private;
 	struct memwalk_vma_info info;
 	u8 *dst;
 
@@ -148,12 +163,12 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 	    vma->vm_start < s->records_end)
 		return MEMWALK_WALK_STOP;
 	if ((s->req.flags & MEMWALK_SNAP_VMAS) && !snap_vma_same(s, vma)) {
-		memwalk_vma_describe(vma, s->namebuf, &info);
+		memwalk_vma_describe(vma, s->buf.namebuf, &info);
 		if (s->vma_out + s->vbuf_used + info.rec.size > s->req.vma_buf_len)
 			return MEMWALK_WALK_STOP;
 		if (s->vbuf_used + info.rec.size > VMA_BOUNCE_BYTES)
 			return MEMWALK_WALK_PAUSE;
-		dst = s->vbuf + s->vbuf_used;
+		dst = s->buf.vbuf + s->vbuf_used;
 		memset(dst, 0, info.rec.size);
 		memcpy(dst, &info.rec, sizeof(info.rec));
 		memcpy(dst + sizeof(info.rec), info.name, info.rec.name_len);
@@ -180,24 +195,37 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 }
 
 /*
- * A bounce buffer of *@cap elements of @size bytes, for a caller who can
- * take @slots, four times larger (at most RUN_BOUNCE_BYTES); @buf, whose
- * contents were copied out, if none is to be had.
+ * Room for @want elements of @size bytes in *@buf, of which *@alloc are
+ * allocated: a smaller one is replaced, its contents dropped.
  */
-static void *bounce_grow(void *buf, u32 *cap, u64 slots, size_t size)
+static int bounce_room(void **buf, u32 *alloc, u64 want, size_t size)
 {
-	u32 want = min_t(u64, slots, min_t(u64, (u64)*cap * 4,
-					   RUN_BOUNCE_BYTES / size));
 	void *bigger;
 
-	if (want <= *cap)
-		return buf;
+	if (want <= *alloc)
+		return 0;
 	bigger = kvmalloc_array(want, size, GFP_KERNEL);
 	if (!bigger)
-		return buf;
-	kvfree(buf);
-	*cap = want;
-	return bigger;
+		return -ENOMEM;
+	kvfree(*buf);
+	*buf = bigger;
+	*alloc = want;
+	return 0;
+}
+
+/*
+ * A full bounce buffer of *@cap elements of @size bytes, its contents
+ * copied out, for a caller who can take @slots: four times larger, at
+ * most RUN_BOUNCE_BYTES, if that can be had.
+ */
+static void bounce_grow(void **buf, u32 *alloc, u32 *cap, u64 slots,
+			size_t size)
+{
+	u64 want = min_t(u64, slots, min_t(u64, (u64)*cap * 4,
+					   RUN_BOUNCE_BYTES / size));
+
+	if (want > *cap && !bounce_room(buf, alloc, want, size))
+		*cap = want;
 }
 
 /*
@@ -206,7 +234,7 @@ static void *bounce_grow(void *buf, u32 *cap, u64 slots, size_t size)
  */
 static int snap_flush(struct memwalk_walk *w)
 {
-	struct snap *s = w->private;
+	struct memwalk_snap *s = w->private;
 	struct memwalk_run_sink *sink = &s->sink;
 	bool runs_full = sink->nr == sink->cap, pfns_full = sink->pfn_nr == sink->pfn_cap;
 	void __user *dst;
@@ -228,15 +256,19 @@ static int snap_flush(struct memwalk_walk *w)
 		sink->pfn_base += sink->pfn_nr;
 		sink->pfn_nr = 0;
 	}
-	if (runs_full && !s->finishing)
-		sink->runs = bounce_grow(sink->runs, &sink->cap, s->run_slots,
-					 sizeof(*sink->runs));
-	if (pfns_full && sink->pfns && !s->finishing)
-		sink->pfns = bounce_grow(sink->pfns, &sink->pfn_cap,
-					 s->pfn_total, sizeof(u64));
+	if (runs_full && !s->finishing) {
+		bounce_grow((void **)&s->buf.runs, &s->buf.run_alloc, &sink->cap,
+			    s->run_slots, sizeof(*sink->runs));
+		sink->runs = s->buf.runs;
+	}
+	if (pfns_full && sink->pfns && !s->finishing) {
+		bounce_grow((void **)&s->buf.pfns, &s->buf.pfn_alloc,
+			    &sink->pfn_cap, s->pfn_total, sizeof(u64));
+		sink->pfns = s->buf.pfns;
+	}
 	if (s->vbuf_used) {
 		dst = u64_to_user_ptr(s->req.vma_buf + s->vma_out);
-		if (copy_to_user(dst, s->vbuf, s->vbuf_used))
+		if (copy_to_user(dst, s->buf.vbuf, s->vbuf_used))
 			return -EFAULT;
 		s->vma_out += s->vbuf_used;
 		s->vbuf_used = 0;
@@ -255,7 +287,7 @@ static const struct memwalk_walk_ops snap_ops = {
 };
 
 /* The open run is written last; its slot was kept. */
-static int snap_finish(struct snap *s)
+static int snap_finish(struct memwalk_snap *s)
 {
 	struct memwalk_run_sink *sink = &s->sink;
 	int ret;
@@ -303,21 +335,29 @@ static int snap_check(const struct memwalk_snapshot *req)
 	return 0;
 }
 
-static int snap_alloc(struct snap *s)
+/*
+ * The bounce buffers this call needs: those kept from the last call on
+ * the file where they are large enough (a larger one is used whole).
+ */
+static int snap_alloc(struct memwalk_snap *s)
 {
 	struct memwalk_run_sink *sink = &s->sink;
+	struct snap_buffers *buf = &s->buf;
+	int ret;
 
 	if (s->req.flags & MEMWALK_SNAP_PAGES) {
 		sink->slots = div_u64(s->req.run_buf_len,
 				      sizeof(struct memwalk_page_run));
 		s->run_slots = sink->slots;
 		sink->cap = min_t(u64, sink->slots,
-				  BOUNCE_FIRST_BYTES / sizeof(struct memwalk_page_run));
+				  BOUNCE_FIRST_BYTES / sizeof(*buf->runs));
 		if (sink->cap) {
-			sink->runs = kvmalloc_array(sink->cap,
-						    sizeof(*sink->runs), GFP_KERNEL);
-			if (!sink->runs)
-				return -ENOMEM;
+			ret = bounce_room((void **)&buf->runs, &buf->run_alloc,
+					  sink->cap, sizeof(*buf->runs));
+			if (ret)
+				return ret;
+			sink->cap = min_t(u64, sink->slots, buf->run_alloc);
+			sink->runs = buf->runs;
 		}
 	}
 	if (s->dec.pfn_list) {
@@ -326,41 +366,70 @@ static int snap_alloc(struct snap *s)
 		sink->pfn_cap = min_t(u64, sink->pfn_slots,
 				      BOUNCE_FIRST_BYTES / sizeof(u64));
 		if (sink->pfn_cap) {
-			sink->pfns = kvmalloc_array(sink->pfn_cap, sizeof(u64),
-						    GFP_KERNEL);
-			if (!sink->pfns)
-				return -ENOMEM;
+			ret = bounce_room((void **)&buf->pfns, &buf->pfn_alloc,
+					  sink->pfn_cap, sizeof(u64));
+			if (ret)
+				return ret;
+			sink->pfn_cap = min_t(u64, sink->pfn_slots,
+					      buf->pfn_alloc);
+			sink->pfns = buf->pfns;
 		} else {
 			s->dec.pfn_list = false;
 		}
 	}
 	if (s->req.flags & MEMWALK_SNAP_VMAS) {
-		s->namebuf = kmalloc(MEMWALK_VMA_NAME_MAX, GFP_KERNEL);
-		if (!s->namebuf)
+		if (!buf->namebuf)
+			buf->namebuf = kmalloc(MEMWALK_VMA_NAME_MAX, GFP_KERNEL);
+		if (!buf->namebuf)
 			return -ENOMEM;
-		if (s->req.vma_buf_len) {
-			s->vbuf = kvmalloc(VMA_BOUNCE_BYTES, GFP_KERNEL);
-			if (!s->vbuf)
-				return -ENOMEM;
-		}
+		if (s->req.vma_buf_len && !buf->vbuf)
+			buf->vbuf = kvmalloc(VMA_BOUNCE_BYTES, GFP_KERNEL);
+		if (s->req.vma_buf_len && !buf->vbuf)
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-static void snap_free(struct snap *s)
+/**
+ * memwalk_snap_free() - free a snapshot's state and its bounce buffers
+ * @s: what memwalk_ioctl_snapshot() kept in struct memwalk_file, or NULL
+ *
+ * Locking: none.
+ */
+void memwalk_snap_free(struct memwalk_snap *s)
 {
-	kvfree(s->sink.runs);
-	kvfree(s->sink.pfns);
-	kvfree(s->vbuf);
-	kfree(s->namebuf);
+	if (!s)
+		return;
+	kvfree(s->buf.runs);
+	kvfree(s->buf.pfns);
+	kvfree(s->buf.vbuf);
+	kfree(s->buf.namebuf);
 	kfree(s);
+}
+
+/* The state kept in *@spare, cleared but for its buffers, or a new one. */
+static struct memwalk_snap *snap_get(struct memwalk_snap **spare)
+{
+	struct memwalk_snap *s = xchg(spare, NULL);
+
+	if (!s)
+		return kzalloc(sizeof(*s), GFP_KERNEL);
+	memset((u8 *)s + sizeof(s->buf), 0, sizeof(*s) - sizeof(s->buf));
+	return s;
+}
+
+/* Keep @s in *@spare for the next call, unless another call did. */
+static void snap_put(struct memwalk_snap **spare, struct memwalk_snap *s)
+{
+	if (cmpxchg(spare, NULL, s))
+		memwalk_snap_free(s);
 }
 
 /*
  * Walk [start, end) of @mm into the caller's buffers; fills the out
  * fields of s->req.  Locking: none held; takes @mm's mmap_lock in chunks.
  */
-static int snap_run(struct snap *s, struct mm_struct *mm)
+static int snap_run(struct memwalk_snap *s, struct mm_struct *mm)
 {
 	unsigned long start = s->req.start;
 	unsigned long end = s->req.end ? s->req.end : TASK_SIZE_MAX;
@@ -412,6 +481,7 @@ static int snap_run(struct snap *s, struct mm_struct *mm)
 /**
  * memwalk_ioctl_snapshot() - MEMWALK_IOC_SNAPSHOT
  * @acc: the opener's access (chardev.c)
+ * @spare: the file's kept state and buffers: taken, and given back
  * @uarg: the caller's struct memwalk_snapshot
  *
  * Locking: none held; sleeps.  Takes the target's mmap_lock for read in
@@ -421,10 +491,11 @@ static int snap_run(struct snap *s, struct mm_struct *mm)
  * (target), -ENOSPC (not one record fits), -EINTR, -ENOMEM.
  */
 long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
+			    struct memwalk_snap **spare,
 			    struct memwalk_snapshot __user *uarg)
 {
 	struct mm_struct *mm;
-	struct snap *s;
+	struct memwalk_snap *s;
 	u32 usize;
 	long ret;
 
@@ -435,7 +506,7 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 	if (usize > PAGE_SIZE)
 		return -E2BIG;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = snap_get(spare);
 	if (!s)
 		return -ENOMEM;
 	ret = copy_struct_from_user(&s->req, sizeof(s->req), uarg, usize);
@@ -470,6 +541,6 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 		ret = -EFAULT;
 
 out_free:
-	snap_free(s);
+	snap_put(spare, s);
 	return ret;
 }
