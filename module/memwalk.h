@@ -160,13 +160,8 @@ int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 
 /* pageinfo.c: what an entry maps, as struct memwalk_page_run fields. */
 
-/* The folio met last and its state, valid under one page-table lock. */
-struct memwalk_folio_cache {
-	struct folio *folio;
-	unsigned long seq;	/* the lock_seq it was read under */
-	unsigned long first_pfn;
-	unsigned long nr;
-	bool zero;		/* a zero page: no anon/file/mapcount */
+/* What a folio gives every page of it in a run. */
+struct memwalk_folio_fields {
 	u32 flags;		/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY */
 	/* With MEMWALK_SNAP_FOLIO only */
 	u32 kpf;		/* kpageflags() but KPF_HWPOISON */
@@ -176,12 +171,33 @@ struct memwalk_folio_cache {
 	s8 lru_gen;
 };
 
-/* The last base page's kpageflags and what they came from (pageinfo.c). */
-struct memwalk_kpf_memo {
-	unsigned long flags;		/* the flags word read */
-	u8 bits;			/* anon, KSM, mapped, idle */
-	bool valid;
-	u32 kpf;
+/* The folio met last and its state, valid under one page-table lock. */
+struct memwalk_folio_cache {
+	struct folio *folio;
+	unsigned long seq;	/* the lock_seq it was read under */
+	unsigned long first_pfn;
+	unsigned long nr;
+	bool zero;		/* a zero page: no anon/file/mapcount */
+	struct memwalk_folio_fields f;
+};
+
+/* The words a small folio's fields are computed from (pageinfo.c). */
+struct memwalk_small_key {
+	unsigned long flags;
+	unsigned long mapping;
+	unsigned long memcg;
+	int mapcount;
+	int refcount;
+};
+
+/*
+ * The fields of the last small folio read and the words they were
+ * computed from: most base pages repeat them all.
+ */
+struct memwalk_small_memo {
+	unsigned long seq;	/* the lock_seq it was filled under */
+	struct memwalk_small_key key;
+	struct memwalk_folio_fields f;
 };
 
 struct memwalk_decoder {
@@ -197,7 +213,7 @@ struct memwalk_decoder {
 	struct memwalk_folio_cache fc;
 	/* d->vma's page cache if it is shmem and holes are looked up there */
 	struct address_space *shmem;
-	struct memwalk_kpf_memo kpf_memo;
+	struct memwalk_small_memo small;
 	/* The online subsection met last, valid under one page-table lock */
 	unsigned long online_sub;
 	unsigned long online_seq;

@@ -8,8 +8,9 @@
  * page cannot be unmapped or freed while that lock is held, and a
  * migration entry's page is locked and referenced by the migration, so
  * the struct page and folio are read without further references.  Only
- * pages from pfn_to_online_page() are looked at: never ZONE_DEVICE,
- * offline or hole PFNs, and never PFN-mapped VMAs.  Nothing is written.
+ * pages pfn_to_online_page() accepts are looked at (section_all_online()
+ * knows most of them for less): never ZONE_DEVICE, offline or hole PFNs,
+ * and never PFN-mapped VMAs.  Nothing is written.
  */
 #include <linux/hugetlb.h>
 #include <linux/memcontrol.h>
@@ -255,22 +256,47 @@ static bool folio_cached(const struct memwalk_decoder *d,
 }
 
 /*
- * pfn_to_online_page() for a PFN of a mapped page, remembering the last
- * online subsection for the current lock hold: offlining must first
- * unmap the pages we see mapped under that lock.
+ * Whether every PFN of @pfn's memory section is online, as
+ * pfn_to_online_page() would find: an online boot section (no subsection
+ * holes) without ZONE_DEVICE memory in it.  A few loads.
  */
+static __always_inline bool section_all_online(unsigned long pfn)
+{
+	struct mem_section *ms;
+
+	if (pfn_to_section_nr(pfn) >= NR_MEM_SECTIONS)
+		return false;
+	ms = __pfn_to_section(pfn);
+	return ms && online_section(ms) && early_section(ms) &&
+	       !online_device_section(ms);
+}
+
+/*
+ * Whether the PFN of a page mapped under the current lock is known to be
+ * online: in the subsection found online last under that lock (offlining
+ * must first unmap the pages we see mapped), or in a section online whole.
+ */
+static __always_inline bool pfn_known_online(const struct memwalk_decoder *d,
+					     const struct memwalk_entry *e,
+					     unsigned long pfn)
+{
+	return (d->online_seq == e->lock_seq &&
+		d->online_sub == pfn >> PFN_SUBSECTION_SHIFT) ||
+	       section_all_online(pfn);
+}
+
+/* pfn_to_online_page() for a PFN of a mapped page, known ones first. */
 static struct page *mapped_online_page(struct memwalk_decoder *d,
 				       const struct memwalk_entry *e,
 				       unsigned long pfn)
 {
-	unsigned long sub = pfn >> PFN_SUBSECTION_SHIFT;
 	struct page *page;
 
-	if (d->online_seq == e->lock_seq && d->online_sub == sub)
+	if (pfn_known_online(d, e, pfn))
 		return pfn_to_page(pfn);
 	page = pfn_to_online_page(pfn);
 	if (page) {
-		d->online_sub = sub;
+		d->online_sub = pfn >> PFN_SUBSECTION_SHIFT;
 		d->online_seq = e->lock_seq;
 	}
 	return page;
@@ -318,46 +344,94 @@ static struct page *present_page(struct memwalk_decoder *d,
 	return page;
 }
 
-/* Out of line: the inputs repeat for most pages (see folio_kpf()). */
-static noinline u32 folio_kpf_fill(struct memwalk_kpf_memo *m,
-				   struct folio *folio, struct page *page,
-				   unsigned long pfn)
+/* The folio's memcg word: with its node, it picks the MGLRU lruvec. */
+static unsigned long folio_memcg_word(const struct folio *folio)
 {
-	m->kpf = kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
-	m->valid = true;
-	return m->kpf;
+#ifdef CONFIG_MEMCG
+	return READ_ONCE(folio->memcg_data);
+#else
+	return 0;
+#endif
 }
 
 /*
- * kpageflags() but KPF_HWPOISON of @page of @folio: folio-wide, so read
- * once per folio and lock hold (folio_state()).  For a base page they
- * depend only on its flags word and its anon/KSM, mapped and idle bits
- * (it is neither hugetlb, THP nor a zero page), which most base pages
- * share with the one before: then the last result is taken.
+ * Fill @f from @folio: the same for every page of the folio, so read
+ * once per folio and lock hold.
  */
-static u32 folio_kpf(struct memwalk_decoder *d, struct folio *folio,
-		     struct page *page, unsigned long pfn, bool zero)
+static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
+			 struct page *page, unsigned long pfn, bool zero,
+			 struct memwalk_folio_fields *f)
 {
-	struct memwalk_kpf_memo *m = &d->kpf_memo;
-	unsigned long k;
-	u8 bits;
+	f->flags = 0;
+	if (!zero) {
+		if (folio_test_anon(folio))
+			f->flags |= MEMWALK_RUN_ANON;
+		else
+			f->flags |= MEMWALK_RUN_FILE;
+		/* Swap-backed page cache is shmem/tmpfs. */
+		if (!folio_test_anon(folio) && folio_test_swapbacked(folio))
+			f->flags |= MEMWALK_RUN_SHMEM;
+		if (folio_test_dirty(folio))
+			f->flags |= MEMWALK_RUN_FOLIO_DIRTY;
+	}
+	if (!d->folio)
+		return;
+	f->refcount = max(folio_ref_count(folio), 0);
+	f->nid = folio_nid(folio);
+	f->order = folio_order(folio);
+	f->lru_gen = folio_gen_age(folio);
+	/* KPF_HWPOISON is the page's own: see page_fields(). */
+	f->kpf = kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
+}
 
-	if (zero || folio_test_large(folio))
-		return kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
-	k = mw_folio_flags_word(folio);
-	bits = folio_test_anon(folio) | folio_test_ksm(folio) << 1 |
-	       folio_mapped(folio) << 2 | mw_folio_test_idle(folio) << 3;
-	if (m->valid && m->flags == k && m->bits == bits)
-		return m->kpf;
-	m->flags = k;
-	m->bits = bits;
-	return folio_kpf_fill(m, folio, page, pfn);
+static __always_inline void small_key_read(struct folio *folio,
+					   struct memwalk_small_key *k)
+{
+	k->flags = mw_folio_flags_word(folio);
+	k->mapping = (unsigned long)READ_ONCE(folio->mapping);
+	k->memcg = folio_memcg_word(folio);
+	k->mapcount = atomic_read(&folio->_mapcount);
+	k->refcount = atomic_read(&folio->_refcount);
+}
+
+static __always_inline bool small_memo_has(const struct memwalk_small_memo *m,
+					   const struct memwalk_entry *e,
+					   const struct memwalk_small_key *k)
+{
+	return m->seq == e->lock_seq && m->key.flags == k->flags &&
+	       m->key.mapping == k->mapping && m->key.memcg == k->memcg &&
+	       m->key.mapcount == k->mapcount &&
+	       m->key.refcount == k->refcount;
 }
 
 /*
- * The folio-level state of @folio into d->fc: the same for every page of
- * the folio, so read once per folio and lock hold.
+ * folio_fields() of a small folio, @f, from the memo when the words they
+ * are computed from are those it was filled from under this lock hold:
+ * the flags word (flags, node, MGLRU generation, idle on 64-bit), the
+ * mapping (anon, KSM), the mapcount (mapped), the refcount and the memcg
+ * (the lruvec whose max_seq ages the generation: read once per hold).
+ * Neighbouring base pages mostly share all of them.
  */
+static void small_folio_fields(struct memwalk_decoder *d,
+			       const struct memwalk_entry *e,
+			       struct folio *folio, struct page *page,
+			       unsigned long pfn, struct memwalk_folio_fields *f)
+{
+	struct memwalk_small_memo *m = &d->small;
+	struct memwalk_small_key k;
+
+	small_key_read(folio, &k);
+	if (small_memo_has(m, e, &k)) {
+		*f = m->f;
+		return;
+	}
+	folio_fields(d, folio, page, pfn, false, f);
+	m->seq = e->lock_seq;
+	m->key = k;
+	m->f = *f;
+}
+
+/* The folio-level state of @folio into d->fc, for the current lock hold. */
 static void folio_state(struct memwalk_decoder *d,
 			const struct memwalk_entry *e, struct folio *folio,
 			struct page *page, unsigned long pfn, bool zero)
@@ -366,28 +440,17 @@ static void folio_state(struct memwalk_decoder *d,
 
 	c->folio = folio;
 	c->seq = e->lock_seq;
+	c->zero = zero;
+	/* !64BIT keeps the idle bit outside the flags word. */
+	if (!zero && !folio_test_large(folio) && IS_ENABLED(CONFIG_64BIT)) {
+		c->first_pfn = pfn;
+		c->nr = 1;
+		small_folio_fields(d, e, folio, page, pfn, &c->f);
+		return;
+	}
 	c->first_pfn = folio_pfn(folio);
 	c->nr = folio_nr_pages(folio);
-	c->zero = zero;
-	c->flags = 0;
-	if (!zero) {
-		if (folio_test_anon(folio))
-			c->flags |= MEMWALK_RUN_ANON;
-		else
-			c->flags |= MEMWALK_RUN_FILE;
-		/* Swap-backed page cache is shmem/tmpfs. */
-		if (!folio_test_anon(folio) && folio_test_swapbacked(folio))
-			c->flags |= MEMWALK_RUN_SHMEM;
-		if (folio_test_dirty(folio))
-			c->flags |= MEMWALK_RUN_FOLIO_DIRTY;
-	}
-	if (!d->folio)
-		return;
-	c->refcount = max(folio_ref_count(folio), 0);
-	c->nid = folio_nid(folio);
-	c->order = folio_order(folio);
-	c->lru_gen = folio_gen_age(folio);
-	c->kpf = folio_kpf(d, folio, page, pfn, zero);
+	folio_fields(d, folio, page, pfn, zero, &c->f);
 }
 
 /*
@@ -413,13 +476,13 @@ static void page_fields(struct memwalk_decoder *d,
 		folio_state(d, e, folio, page, pfn, zero);
 
 	if (!zero) {
-		run->flags |= c->flags;
+		run->flags |= c->f.flags;
 		mapcount = mw_page_mapcount(folio, page);
 		if (present && mapcount == 1)
 			run->flags |= MEMWALK_RUN_EXCLUSIVE;
 	}
 	if (d->folio) {
-		run->folio_flags = c->kpf;
+		run->folio_flags = c->f.kpf;
 		if (mw_kpf_hwpoison(folio, page))
 			run->folio_flags |= KPF(HWPOISON);
 		if (folio_test_large(folio) && present) {
@@ -432,10 +495,10 @@ static void page_fields(struct memwalk_decoder *d,
 			}
 		}
 		run->mapcount = max(mapcount, 0);
-		run->refcount = c->refcount;
-		run->nid = c->nid;
-		run->order = c->order;
-		run->lru_gen = c->lru_gen;
+		run->refcount = c->f.refcount;
+		run->nid = c->f.nid;
+		run->order = c->f.order;
+		run->lru_gen = c->f.lru_gen;
 	}
 	if (!present)
 		c->folio = NULL;
@@ -639,13 +702,14 @@ static bool run_lists(const struct memwalk_decoder *d,
 }
 
 /*
- * @b's PFN joins the open run's list, which starts with its own PFN if it
- * was not listed yet.  Return: 0; -ENOSPC when the caller's pfn_buf has no
- * room for that (@b is to be pushed instead); MEMWALK_WALK_PAUSE, with
- * w->next at @b, when the bounce buffer has not.
+ * The page @pfn at @addr, right after the open run, joins its list, which
+ * starts with the run's own PFN if it was not listed yet.  Return: 0;
+ * -ENOSPC when the caller's pfn_buf has no room for that (the page is to
+ * be pushed instead); MEMWALK_WALK_PAUSE, with w->next at @addr, when the
+ * bounce buffer has not.
  */
 static int sink_list(struct memwalk_walk *w, struct memwalk_run_sink *sink,
-		     const struct memwalk_page_run *b)
+		     unsigned long addr, unsigned long pfn)
 {
 	struct memwalk_page_run *a = &sink->open;
 	u32 need = a->flags & MEMWALK_RUN_PFN_LIST ? 1 : 2;
@@ -653,7 +717,7 @@ static int sink_list(struct memwalk_walk *w, struct memwalk_run_sink *sink,
 	if (sink->pfn_slots < need)
 		return -ENOSPC;
 	if (sink->pfn_nr + need > sink->pfn_cap) {
-		w->next = b->start;
+		w->next = addr;
 		return MEMWALK_WALK_PAUSE;
 	}
 	if (need == 2) {
@@ -661,9 +725,9 @@ static int sink_list(struct memwalk_walk *w, struct memwalk_run_sink *sink,
 		a->pfn = sink->pfn_base + sink->pfn_nr++;
 		a->flags |= MEMWALK_RUN_PFN_LIST;
 	}
-	sink->pfns[sink->pfn_nr++] = b->pfn;
+	sink->pfns[sink->pfn_nr++] = pfn;
 	sink->pfn_slots -= need;
-	sink->open_last_pfn = b->pfn;
+	sink->open_last_pfn = pfn;
 	a->nr_pages++;
 	return 0;
 }
@@ -681,7 +745,7 @@ static int sink_add(struct memwalk_decoder *d, struct memwalk_walk *w,
 			return 0;
 		}
 		if (run_lists(d, sink, run)) {
-			ret = sink_list(w, sink, run);
+			ret = sink_list(w, sink, run->start, run->pfn);
 			if (ret != -ENOSPC)
 				return ret;
 		}
@@ -846,6 +910,49 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 	return 0;
 }
 
+/*
+ * Whether a PTE word in memory is what pte_val() makes of it: everywhere
+ * but in a Xen PV guest, whose entries hold machine frames.  The stretch
+ * loops below then read the words themselves, without pte_val()'s
+ * paravirt call: they cost a load and a compare per page.
+ */
+static __always_inline bool pte_words_native(void)
+{
+	return !cpu_feature_enabled(X86_FEATURE_XENPV);
+}
+
+/*
+ * How many of the @max PTEs from @pte each hold pte_val() @raw plus one
+ * more @step than the one before.
+ */
+static unsigned int ptes_step(const pte_t *pte, u64 raw, u64 step,
+			      unsigned int max)
+{
+	const pte_t *p = pte, *end = pte + max, *end4 = pte + (max & ~3U);
+
+	if (pte_words_native()) {
+		/* Four at a time: one branch for all. */
+		for (; p < end4; p += 4, raw += 4 * step)
+			if ((READ_ONCE(p[0].pte) ^ (raw + step)) |
+			    (READ_ONCE(p[1].pte) ^ (raw + 2 * step)) |
+			    (READ_ONCE(p[2].pte) ^ (raw + 3 * step)) |
+			    (READ_ONCE(p[3].pte) ^ (raw + 4 * step)))
+				break;
+		for (; p < end; p++) {
+			raw += step;
+			if (READ_ONCE(p->pte) != raw)
+				break;
+		}
+		return p - pte;
+	}
+	for (; p < end; p++) {
+		raw += step;
+		if (pte_val(ptep_get((pte_t *)p)) != raw)
+			break;
+	}
+	return p - pte;
+}
+
 /* How a swap PTE's raw value changes from one swap slot to the next. */
 static unsigned long swap_pte_step(void)
 {
@@ -900,12 +1007,7 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 			return 0;
 		step = swap_pte_step();
 	}
-	for (n = 0; n < max; n++) {
-		raw += step;
-		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
-			break;
-	}
-	return n;
+	return ptes_step(pte + 1, raw, step, max);
 }
 
 /* Consecutive PFNs from here on that end a PFN list: a run is cheaper. */
@@ -914,15 +1016,44 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 /* Whether the @nr PTEs after @pte each map the PFN after the one before. */
 static bool ptes_follow(const pte_t *pte, unsigned int nr)
 {
-	u64 raw = pte_val(ptep_get((pte_t *)pte));
-	unsigned int i;
+	return ptes_step(pte + 1, pte_val(ptep_get((pte_t *)pte)), PAGE_SIZE,
+			 nr) == nr;
+}
 
-	for (i = 1; i <= nr; i++) {
-		raw += PAGE_SIZE;
-		if (pte_val(ptep_get((pte_t *)pte + i)) != raw)
-			return false;
+/*
+ * The PFNs of the PTEs from @p to @end (@follow_end: where LIST_BREAK_PAGES
+ * PTEs are left) that have the entry bits @bits and are not the zero page
+ * @zero, into @out, up to one that follows the PFN before it and starts a
+ * contiguous stretch.  @last: the PFN before @p's.  The PFN bits are what
+ * XOR with @bits leaves of a PTE word with those bits.
+ */
+static __always_inline const pte_t *list_pfns(const pte_t *p,
+					      const pte_t *end,
+					      const pte_t *follow_end,
+					      u64 bits, u64 notmask,
+					      unsigned long zero,
+					      unsigned long *last, u64 *out,
+					      bool native)
+{
+	unsigned long pfn, prev = *last;
+
+	for (; p < end; p++) {
+		u64 nv = native ? READ_ONCE(p->pte) :
+				  pte_val(ptep_get((pte_t *)p));
+
+		if ((nv & notmask) != bits)
+			break;
+		pfn = native ? (nv ^ bits) >> PAGE_SHIFT : pte_pfn(__pte(nv));
+		if (pfn == zero)
+			break;
+		if (pfn == prev + 1 && p < follow_end &&
+		    ptes_follow(p, LIST_BREAK_PAGES))
+			break;
+		*out++ = pfn;
+		prev = pfn;
 	}
-	return true;
+	*last = prev;
+	return p;
 }
 
 /*
@@ -931,40 +1062,76 @@ static bool ptes_follow(const pte_t *pte, unsigned int nr)
  * where @v is one, as many as the PFN buffers have room for.  A PFN that
  * follows the one before is listed too, unless LIST_BREAK_PAGES more
  * follow: a run of their own takes them then.  Each PFN is stored as it
- * is read.
+ * is read; the words are read as they are in memory where that is
+ * pte_val() (not for PROT_NONE entries, whose PFN is inverted).  Out of
+ * line: the loop wants the registers to itself.
  */
-static unsigned int pte_list_stretch(struct memwalk_run_sink *sink, pte_t v,
-				     const pte_t *pte, unsigned int max)
+static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
+					      pte_t v, const pte_t *pte,
+					      unsigned int max)
 {
-	u64 bits = pte_val(v) & ~PTE_PFN_MASK;
-	unsigned long pfn, last = sink->open_last_pfn;
-	/* Locals: the stores to @out could alias the globals and the sink. */
+	u64 notmask = ~PTE_PFN_MASK, bits = pte_val(v) & notmask;
 	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
-	bool is_zero = sink->open.flags & MEMWALK_RUN_ZERO;
+	unsigned long last = sink->open_last_pfn;
 	u64 *out = sink->pfns + sink->pfn_nr;
-	unsigned int n, total = max;
+	const pte_t *p = pte + 1, *end, *follow_end;
+	unsigned int n;
 
+	follow_end = max > LIST_BREAK_PAGES ? p + max - LIST_BREAK_PAGES : p;
 	max = min3(max, sink->pfn_cap - sink->pfn_nr,
 		   U32_MAX - sink->open.nr_pages);
 	if (max > sink->pfn_slots)
 		max = sink->pfn_slots;
-	for (n = 0; n < max; n++) {
-		pte_t nv = ptep_get((pte_t *)pte + 1 + n);
-
-		pfn = pte_pfn(nv);
-		if ((pte_val(nv) & ~PTE_PFN_MASK) != bits ||
-		    (is_zero ? pfn != zero : pfn == zero))
-			break;
-		if (pfn == last + 1 && n + LIST_BREAK_PAGES < total &&
-		    ptes_follow(pte + 1 + n, LIST_BREAK_PAGES))
-			break;
-		out[n] = pfn;
-		last = pfn;
+	end = p + max;
+	if (sink->open.flags & MEMWALK_RUN_ZERO) {
+		/* Zero pages: the same entry over and over. */
+		for (; p < end && pte_val(ptep_get((pte_t *)p)) == pte_val(v); p++)
+			*out++ = zero;
+	} else if (pte_words_native() && !__pte_needs_invert(pte_val(v))) {
+		p = list_pfns(p, end, follow_end, bits, notmask, zero, &last,
+			      out, true);
+	} else {
+		p = list_pfns(p, end, follow_end, bits, notmask, zero, &last,
+			      out, false);
 	}
+	n = p - (pte + 1);
 	sink->pfn_nr += n;
 	sink->pfn_slots -= n;
-	sink->open_last_pfn = last;
+	sink->open_last_pfn = n && (sink->open.flags & MEMWALK_RUN_ZERO) ?
+			      zero : last;
 	return n;
+}
+
+/*
+ * Whether the present page @pfn, mapped with the entry bits of the page
+ * d->fc caches (a small folio, the open run's last page), gives the same
+ * run fields: it is a small folio with a PFN known online and the words
+ * the memo was filled from under this lock (small_folio_fields()), so
+ * the same fields, page-level ones included (its mapcount is in the
+ * words, its hwpoison bit in the flags word).  Then it becomes the page
+ * d->fc caches.  A few loads and compares: no run is built.
+ */
+static __always_inline bool small_page_repeats(struct memwalk_decoder *d,
+					       const struct memwalk_entry *e,
+					       unsigned long pfn)
+{
+	struct memwalk_folio_cache *c = &d->fc;
+	struct folio *folio;
+	struct memwalk_small_key k;
+
+	if (!IS_ENABLED(CONFIG_64BIT) || !c->folio || c->nr != 1 || c->zero ||
+	    c->seq != e->lock_seq || is_zero_pfn(pfn) ||
+	    !pfn_known_online(d, e, pfn))
+		return false;
+	folio = page_folio(pfn_to_page(pfn));
+	if (folio_test_large(folio))
+		return false;
+	small_key_read(folio, &k);
+	if (!small_memo_has(&d->small, e, &k))
+		return false;
+	c->folio = folio;
+	c->first_pfn = pfn;
+	return true;
 }
 
 /*
@@ -990,27 +1157,141 @@ static unsigned int pte_page_stretch(struct memwalk_decoder *d,
 	for (n = 0; n < max; n++) {
 		raw += PAGE_SIZE;
 		addr += PAGE_SIZE;
-		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw ||
-		    !page_continues(d, pe, run, pfn + 1 + n, addr))
+		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
+			break;
+		if (d->fc.first_pfn == pfn + n &&
+		    small_page_repeats(d, pe, pfn + 1 + n))
+			continue;
+		if (!page_continues(d, pe, run, pfn + 1 + n, addr))
 			break;
 	}
 	return n;
 }
 
 /*
- * Whether @v, right after @prev (the last page of the open run), differs
- * from it in the PFN alone, so its run is the open run's entry fields
- * with another start and PFN (and in entry-only mode nothing else).
+ * How many PTEs after @pte (at most @max) join the open run, listed, when
+ * pages are read: each with @v's bits and a small folio with the words
+ * of the one d->fc caches, the run's last page (small_page_repeats()),
+ * and a PFN that does not follow the one before.  A page cache filled
+ * out of order: a load, a few compares and a store a page.  The open run
+ * is listed; d->fc ends at the last page listed.  A section with a page
+ * mapped under the lock held cannot go offline: its pages would have to
+ * be unmapped first.
+ */
+static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
+					       const struct memwalk_entry *e,
+					       struct memwalk_run_sink *sink,
+					       pte_t v, const pte_t *pte,
+					       unsigned int max)
+{
+	struct memwalk_folio_cache *c = &d->fc;
+	u64 notmask = ~PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
+	unsigned long pfn, last = sink->open_last_pfn;
+	u64 *out = sink->pfns + sink->pfn_nr;
+	struct folio *folio = c->folio;
+	/* Sections (the first 64) found online whole: they stay so here. */
+	u64 online = 0;
+	unsigned long sec;
+	struct memwalk_small_key k;
+	unsigned int n;
+
+	if (!pte_words_native() || __pte_needs_invert(pte_val(v)) ||
+	    (sink->open.flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) ||
+	    !folio || c->nr != 1 || c->zero || c->seq != e->lock_seq ||
+	    c->first_pfn != last || d->small.seq != e->lock_seq)
+		return 0;
+	max = min3(max, sink->pfn_cap - sink->pfn_nr,
+		   U32_MAX - sink->open.nr_pages);
+	if (max > sink->pfn_slots)
+		max = sink->pfn_slots;
+	for (n = 0; n < max; n++) {
+		u64 nv = READ_ONCE(pte[1 + n].pte);
+		struct folio *next;
+
+		if ((nv & notmask) != bits)
+			break;
+		pfn = (nv ^ bits) >> PAGE_SHIFT;
+		if (pfn == zero || pfn == last + 1)
+			break;
+		sec = pfn_to_section_nr(pfn);
+		if (sec >= 64 || !(online & BIT_ULL(sec))) {
+			if (section_all_online(pfn))
+				online |= sec < 64 ? BIT_ULL(sec) : 0;
+			else if (!pfn_known_online(d, e, pfn))
+				break;
+		}
+		next = page_folio(pfn_to_page(pfn));
+		if (folio_test_large(next))
+			break;
+		small_key_read(next, &k);
+		if (!small_memo_has(&d->small, e, &k))
+			break;
+		out[n] = pfn;
+		last = pfn;
+		folio = next;
+	}
+	c->folio = folio;
+	c->first_pfn = last;
+	sink->pfn_nr += n;
+	sink->pfn_slots -= n;
+	sink->open_last_pfn = last;
+	return n;
+}
+
+/* As sink_add_repeat(), for a page that does not join a list. */
+static noinline int sink_add_repeat_run(struct memwalk_decoder *d,
+					struct memwalk_walk *w,
+					struct memwalk_run_sink *sink,
+					unsigned long addr, unsigned long pfn)
+{
+	struct memwalk_page_run run = sink->open;
+
+	run.start = addr;
+	run.nr_pages = 1;
+	run.pfn = d->hide_pfn ? 0 : pfn;
+	run.flags &= ~MEMWALK_RUN_PFN_LIST;
+	return sink_add(d, w, sink, &run);
+}
+
+/*
+ * The present page @pfn at @addr, whose run fields are the open run's
+ * (small_page_repeats()): its PFN joins the open run's list, or it goes
+ * the way of any run.
+ */
+static __always_inline int sink_add_repeat(struct memwalk_decoder *d,
+					   struct memwalk_walk *w,
+					   struct memwalk_run_sink *sink,
+					   unsigned long addr,
+					   unsigned long pfn)
+{
+	int ret;
+
+	/* Scattered pages: a listed run grows by one PFN. */
+	if ((sink->open.flags & MEMWALK_RUN_PFN_LIST) &&
+	    pfn != sink->open_last_pfn + 1 && sink->open.nr_pages < U32_MAX) {
+		ret = sink_list(w, sink, addr, pfn);
+		if (ret != -ENOSPC)
+			return ret;
+	}
+	return sink_add_repeat_run(d, w, sink, addr, pfn);
+}
+
+/*
+ * Whether @v (mapping @pfn), right after @prev (the last page of the open
+ * run), differs from it in the PFN alone, so its run is the open run's
+ * entry fields with another start and PFN (and in entry-only mode
+ * nothing else).
  */
 static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
-			  pte_t v, unsigned long addr)
+			  pte_t v, unsigned long pfn, unsigned long addr)
 {
 	const struct memwalk_page_run *run = &sink->open;
 
 	return sink->have_open && pte_present(prev) &&
 	       !((pte_val(v) ^ pte_val(prev)) & ~PTE_PFN_MASK) &&
 	       !(run->flags & (MEMWALK_RUN_ZERO | MEMWALK_RUN_SPECIAL)) &&
-	       !is_zero_pfn(pte_pfn(v)) &&
+	       !is_zero_pfn(pfn) &&
 	       run->start + ((u64)run->nr_pages << PAGE_SHIFT) == addr;
 }
 
@@ -1113,7 +1394,7 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 	pte_t *pte = e->pte_table + pte_index(e->addr);
 	struct memwalk_page_run run;
 	pte_t prev = __pte(0);
-	unsigned long addr, hole_end;
+	unsigned long addr, hole_end, pfn, prev_pfn = 0;
 	unsigned int n, max;
 	bool like;
 	int ret;
@@ -1139,34 +1420,47 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 			continue;
 		}
 		pe.addr = addr;
-		like = pte_like_prev(sink, prev, v, addr);
-		if (like && d->entry_only) {
-			run = sink->open;
-			run.start = addr;
-			run.nr_pages = 1;
-			run.flags &= ~MEMWALK_RUN_PFN_LIST;
-			run.pfn = d->hide_pfn ? 0 : pte_pfn(v);
-		} else if (!like || !page_run_like(d, &pe, &sink->open,
-						   pte_pfn(v), addr, &run)) {
-			pe.end = addr + PAGE_SIZE;
-			pe.entry_addr = addr;
-			pe.val = pte_val(v);
-			pe.index = pte_index(addr);
-			memwalk_decode_page(d, &pe, addr, &run);
+		pfn = pte_pfn(v);
+		like = pte_like_prev(sink, prev, v, pfn, addr);
+		if (like && !d->entry_only && d->fc.first_pfn == prev_pfn &&
+		    small_page_repeats(d, &pe, pfn)) {
+			/* Its run is the open run's but for start and PFN. */
+			ret = sink_add_repeat(d, w, sink, addr, pfn);
+		} else {
+			if (like && d->entry_only) {
+				run = sink->open;
+				run.start = addr;
+				run.nr_pages = 1;
+				run.flags &= ~MEMWALK_RUN_PFN_LIST;
+				run.pfn = d->hide_pfn ? 0 : pfn;
+			} else if (!like ||
+				   !page_run_like(d, &pe, &sink->open, pfn,
+						  addr, &run)) {
+				pe.end = addr + PAGE_SIZE;
+				pe.entry_addr = addr;
+				pe.val = pte_val(v);
+				pe.index = pte_index(addr);
+				memwalk_decode_page(d, &pe, addr, &run);
+			}
+			ret = sink_add(d, w, sink, &run);
 		}
-		ret = sink_add(d, w, sink, &run);
 		if (ret)
 			return ret;
 		/* The open run now ends with the page @v maps. */
 		prev = v;
+		prev_pfn = pfn;
 		max = ((e->end - addr) >> PAGE_SHIFT) - 1;
 		if (d->entry_only || !pte_present(v)) {
 			n = pte_stretch(d, &sink->open, v, pte, max);
 			if (!n && (sink->open.flags & MEMWALK_RUN_PFN_LIST))
 				n = pte_list_stretch(sink, v, pte, max);
+		} else if (sink->open.flags & MEMWALK_RUN_PFN_LIST) {
+			n = page_list_stretch(d, &pe, sink, v, pte, max);
+			prev_pfn = sink->open_last_pfn;
 		} else if (max && pte_val(ptep_get(pte + 1)) ==
 				  pte_val(v) + PAGE_SIZE) {
 			n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
+			prev_pfn = pfn + n;
 		} else {
 			n = 0;
 		}

@@ -1493,6 +1493,61 @@ TEST_F(states, state_page_cache_tmpfs)
 	check_file_regions(_metadata, self->fd, &self->t, "tmpfs", true);
 }
 
+/*
+ * Page cache allocated out of order under alike PTEs: in the second half
+ * mapcount alternates 2 and 1 (kpagecount says so), and so do the runs,
+ * with PFN lists or without, folio state or not.  With lists, the first
+ * half (alike folios) is listed rather than a run a page.
+ */
+TEST_F(states, state_file_scattered)
+{
+	const uint32_t modes[] = {
+		MEMWALK_SNAP_ALL | MEMWALK_SNAP_PFN_LIST,
+		MEMWALK_SNAP_ALL,
+		MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_PFN_LIST,
+	};
+	const struct mw_region *reg = REGION("file_scattered");
+	uint64_t pfn[32] = { 0 };
+	size_t i, m, follow = 0;
+	struct mw_why why;
+	struct mw_snap s;
+	struct rview rv;
+	char logbuf[256];
+
+	SETUP_OK();
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		rview_get(_metadata, self->fd, self->t.pid, reg, modes[m], &rv);
+		ASSERT_EQ(32, rv.n);
+		for (i = 0; i < rv.n; i++) {
+			uint64_t kpc = 0;
+			unsigned int want = i >= 16 && !(i % 2) ? 2 : 1;
+
+			ASSERT_TRUE(rv.pm[i] & PM_PRESENT) PAGE_LOG(&rv, i);
+			pfn[i] = rv.pm[i] & PM_PFN_MASK;
+			ASSERT_EQ(0, mw_kpagecount(pfn[i], &kpc));
+			EXPECT_EQ(want, kpc) PAGE_LOG(&rv, i);
+			EXPECT_EQ(pfn[i], rv.page[i].pfn) PAGE_LOG(&rv, i);
+			EXPECT_EQ(!!(rv.pm[i] & PM_MMAP_EXCLUSIVE),
+				  !!(rv.page[i].flags & MEMWALK_RUN_EXCLUSIVE))
+				PAGE_LOG(&rv, i);
+			if (modes[m] & MEMWALK_SNAP_FOLIO)
+				EXPECT_EQ(kpc, rv.page[i].mapcount) PAGE_LOG(&rv, i);
+		}
+		rview_free(&rv);
+	}
+	/* Listed, unless the allocator handed the PFNs out in order. */
+	for (i = 1; i < 16; i++)
+		follow += pfn[i] == pfn[i - 1] + 1;
+	if (follow > 4)
+		SKIP(return, "%zu of the first 16 PFNs follow the one before", follow);
+	ASSERT_EQ(0, mw_snapshot(self->fd, self->t.pid, reg->start, reg->start + 16 * MW_PAGE,
+				 MEMWALK_SNAP_ALL | MEMWALK_SNAP_PFN_LIST, VMA_BUF, RUN_BUF, &s, &why))
+		TH_LOG("snapshot: %s", why.msg);
+	EXPECT_LE(1, s.nr_listed);
+	EXPECT_LE(16 - 2 * follow, s.nr_pfns);
+	mw_snap_free(&s);
+}
+
 TEST_F(states, state_page_cache_disk)
 {
 	struct statfs fs;

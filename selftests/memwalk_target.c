@@ -204,6 +204,45 @@ static void file_states(const char *dir, const char *tag)
 	close(fd);
 }
 
+/*
+ * file_scattered: a tmpfs file of 32 pages written last page first, so
+ * its page cache rarely has PFNs that follow in address order, mapped
+ * shared and read whole: alike PTEs.  Every other page of the second
+ * half is mapped once more, each in a one-page VMA (no fault-around), so
+ * there mapcount alternates 2 and 1 under the same PTE bits.
+ */
+static void file_scattered(const char *dir)
+{
+	char path[4096], buf[PAGE];
+	char *p, *q;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/memwalk-scattered-%d", dir, getpid());
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		say("skip file_scattered: %s: %s", path, strerror(errno));
+		return;
+	}
+	unlink(path);
+	for (i = 31; i >= 0; i--) {
+		memset(buf, 'a' + i % 26, sizeof(buf));
+		if (pwrite(fd, buf, sizeof(buf), (off_t)i * PAGE) != sizeof(buf))
+			die("pwrite file_scattered");
+	}
+	p = map(32 * PAGE, PROT_READ, MAP_SHARED, fd, "mmap file_scattered");
+	read_pages(p, 32 * PAGE);
+	for (i = 16; i < 32; i += 2) {
+		q = mmap(place(PAGE, PAGE, "mmap file_scattered again"), PAGE,
+			 PROT_READ, MAP_SHARED | MAP_FIXED, fd, (off_t)i * PAGE);
+		if (q == MAP_FAILED)
+			die("mmap file_scattered again");
+		read_pages(q, PAGE);
+	}
+	close(fd);
+	region("file_scattered", p, 32 * PAGE);
+}
+
 struct opts {
 	const char *tmpfs;
 	const char *disk;
@@ -370,6 +409,7 @@ static void states(const struct opts *o)
 
 	if (o->tmpfs) {
 		file_states(o->tmpfs, "tmpfs");
+		file_scattered(o->tmpfs);
 		/* A name that maps escapes, of a file that is gone. */
 		fd = make_file(o->tmpfs, "memwalk target\nfile", 4);
 		if (fd < 0) {
