@@ -14,6 +14,7 @@
 #   MW_VM_QUIET=1  print only the verdict lines, not the guest's TAP
 #   MW_VM_ICOUNT   QEMU -icount option ("shift=0,sleep=off"): the guest
 #                  clock counts executed instructions, not host time
+#   MW_VM_PLUGIN   QEMU -plugin option (a TCG plugin and its arguments)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -86,6 +87,7 @@ cpu=${MW_VM_CPU:-max}
 [ "$line" = debug ] && cpu=${MW_VM_CPU:-max,la57=off}
 timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "$cpu" \
 	${MW_VM_ICOUNT:+-icount "$MW_VM_ICOUNT"} \
+	${MW_VM_PLUGIN:+-plugin "$MW_VM_PLUGIN"} \
 	-m "$mem" -smp "$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kimg/vmlinuz" -initrd "$work/initramfs.cpio" \
 	-append "$append" \

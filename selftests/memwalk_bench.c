@@ -18,6 +18,11 @@
  * Every measurement is the best of MEMWALK_BENCH_REPS (default 5) runs.
  * Under TCG only the ratios mean anything; absolute times are printed for
  * the record, not as claims.
+ *
+ * MEMWALK_BENCH_PROFILE=REGION:MODE:N (scripts/profile.sh) takes N
+ * snapshots of one region (untouched, anon, thp, swapped, file or all) in
+ * one mode (full, no-folio, pte-only) and nothing else, for a profiler
+ * watching the guest.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -269,6 +274,43 @@ static double pagemap_scan(pid_t pid, uint64_t start, uint64_t end, uint64_t *by
 	return now() - t0;
 }
 
+/* MEMWALK_BENCH_PROFILE: N snapshots of one region in one mode, only. */
+static int profile(const char *spec, int fd, pid_t pid, const struct region *reg,
+		   uint64_t start, uint64_t end)
+{
+	static const char *const names[] = { "untouched", "anon", "thp", "swapped", "file" };
+	char where[16], mode[16];
+	uint32_t flags;
+	int i, n;
+
+	if (sscanf(spec, "%15[^:]:%15[^:]:%d", where, mode, &n) != 3 || n < 0)
+		goto bad;
+	if (!strcmp(mode, "full"))
+		flags = FULL;
+	else if (!strcmp(mode, "no-folio"))
+		flags = NO_FOLIO;
+	else if (!strcmp(mode, "pte-only"))
+		flags = PTE_ONLY | MEMWALK_SNAP_PFN_LIST;
+	else
+		goto bad;
+	for (i = 0; i < 5 && strcmp(where, names[i]); i++)
+		;
+	if (i < 5) {
+		start = reg[i].start;
+		end = reg[i].end;
+	} else if (strcmp(where, "all")) {
+		goto bad;
+	}
+	printf("# profile: %d snapshots of %llu pages\n", n,
+	       (unsigned long long)(end - start) / psz);
+	while (n--)
+		memwalk_snapshot(fd, pid, start, end, flags);
+	return 0;
+bad:
+	fprintf(stderr, "MEMWALK_BENCH_PROFILE=%s: want REGION:MODE:N\n", spec);
+	return 1;
+}
+
 #define BEST(expr, out) do {					\
 	for (int rep_ = 0; rep_ < reps; rep_++) {		\
 		double t_ = (expr);				\
@@ -310,6 +352,13 @@ int main(void)
 	}
 	printf("# target: %zu MiB mapped in [%#llx, %#llx), %d reps, best of each\n",
 	       total >> 20, (unsigned long long)start, (unsigned long long)end, reps);
+	if (getenv("MEMWALK_BENCH_PROFILE")) {
+		int ret = profile(getenv("MEMWALK_BENCH_PROFILE"), fd, pid, reg, start, end);
+
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return ret;
+	}
 
 	BEST((full = memwalk_snapshot(fd, pid, start, end, FULL)).secs, t_full);
 	BEST((nofolio = memwalk_snapshot(fd, pid, start, end,
