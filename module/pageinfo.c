@@ -1020,6 +1020,25 @@ static bool ptes_follow(const pte_t *pte, unsigned int nr)
 			 nr) == nr;
 }
 
+/* How many of @max PFNs the open run's list can take now. */
+static unsigned int list_room(const struct memwalk_run_sink *sink,
+			      unsigned int max)
+{
+	max = min3(max, sink->pfn_cap - sink->pfn_nr,
+		   U32_MAX - sink->open.nr_pages);
+	return min_t(u64, max, sink->pfn_slots);
+}
+
+/* @n PFNs were stored at sink->pfns + sink->pfn_nr, @last the last one. */
+static void list_took(struct memwalk_run_sink *sink, unsigned int n,
+		      unsigned long last)
+{
+	sink->pfn_nr += n;
+	sink->pfn_slots -= n;
+	if (n)
+		sink->open_last_pfn = last;
+}
+
 /*
  * The PFNs of the PTEs from @p to @end (@follow_end: where LIST_BREAK_PAGES
  * PTEs are left) that have the entry bits @bits and are not the zero page
@@ -1078,11 +1097,7 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 	unsigned int n;
 
 	follow_end = max > LIST_BREAK_PAGES ? p + max - LIST_BREAK_PAGES : p;
-	max = min3(max, sink->pfn_cap - sink->pfn_nr,
-		   U32_MAX - sink->open.nr_pages);
-	if (max > sink->pfn_slots)
-		max = sink->pfn_slots;
-	end = p + max;
+	end = p + list_room(sink, max);
 	if (sink->open.flags & MEMWALK_RUN_ZERO) {
 		/* Zero pages: the same entry over and over. */
 		for (; p < end && pte_val(ptep_get((pte_t *)p)) == pte_val(v); p++)
@@ -1095,10 +1110,7 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 			      out, false);
 	}
 	n = p - (pte + 1);
-	sink->pfn_nr += n;
-	sink->pfn_slots -= n;
-	sink->open_last_pfn = n && (sink->open.flags & MEMWALK_RUN_ZERO) ?
-			      zero : last;
+	list_took(sink, n, sink->open.flags & MEMWALK_RUN_ZERO ? zero : last);
 	return n;
 }
 
@@ -1201,10 +1213,7 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 	    !folio || c->nr != 1 || c->zero || c->seq != e->lock_seq ||
 	    c->first_pfn != last || d->small.seq != e->lock_seq)
 		return 0;
-	max = min3(max, sink->pfn_cap - sink->pfn_nr,
-		   U32_MAX - sink->open.nr_pages);
-	if (max > sink->pfn_slots)
-		max = sink->pfn_slots;
+	max = list_room(sink, max);
 	for (n = 0; n < max; n++) {
 		u64 nv = READ_ONCE(pte[1 + n].pte);
 		struct folio *next;
@@ -1233,9 +1242,7 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 	}
 	c->folio = folio;
 	c->first_pfn = last;
-	sink->pfn_nr += n;
-	sink->pfn_slots -= n;
-	sink->open_last_pfn = last;
+	list_took(sink, n, last);
 	return n;
 }
 
