@@ -43,7 +43,7 @@ static int chardev_open(struct inode *inode, struct file *file)
 	 * pagemap's PFN check: a privileged process that hands the fd on
 	 * lends its access, and later ioctls never consult current.
 	 */
-	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
+	mf = kzalloc(sizeof(*mf), GFP_KERNEL_ACCOUNT);
 	if (!mf)
 		return -ENOMEM;
 	acc = &mf->acc;

@@ -25,7 +25,9 @@
  * (init_on_alloc), which a small walk would notice.  For the same reason
  * an open file keeps the last call's state and buffers for the next one
  * (struct memwalk_file's spare): a client reading a large process in
- * many calls allocates once.
+ * many calls allocates once.  What is kept lives as long as the file, so
+ * it is charged to the caller's memory cgroup (GFP_KERNEL_ACCOUNT): in
+ * lab mode an unprivileged user could otherwise pin ~150K per open file.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -204,7 +206,7 @@ static int bounce_room(void **buf, u32 *alloc, u64 want, size_t size)
 
 	if (want <= *alloc)
 		return 0;
-	bigger = kvmalloc_array(want, size, GFP_KERNEL);
+	bigger = kvmalloc_array(want, size, GFP_KERNEL_ACCOUNT);
 	if (!bigger)
 		return -ENOMEM;
 	kvfree(*buf);
@@ -379,11 +381,11 @@ static int snap_alloc(struct memwalk_snap *s)
 	}
 	if (s->req.flags & MEMWALK_SNAP_VMAS) {
 		if (!buf->namebuf)
-			buf->namebuf = kmalloc(MEMWALK_VMA_NAME_MAX, GFP_KERNEL);
+			buf->namebuf = kmalloc(MEMWALK_VMA_NAME_MAX, GFP_KERNEL_ACCOUNT);
 		if (!buf->namebuf)
 			return -ENOMEM;
 		if (s->req.vma_buf_len && !buf->vbuf)
-			buf->vbuf = kvmalloc(VMA_BOUNCE_BYTES, GFP_KERNEL);
+			buf->vbuf = kvmalloc(VMA_BOUNCE_BYTES, GFP_KERNEL_ACCOUNT);
 		if (s->req.vma_buf_len && !buf->vbuf)
 			return -ENOMEM;
 	}
@@ -413,7 +415,7 @@ static struct memwalk_snap *snap_get(struct memwalk_snap **spare)
 	struct memwalk_snap *s = xchg(spare, NULL);
 
 	if (!s)
-		return kzalloc(sizeof(*s), GFP_KERNEL);
+		return kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	memset((u8 *)s + sizeof(s->buf), 0, sizeof(*s) - sizeof(s->buf));
 	return s;
 }
