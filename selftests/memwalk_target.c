@@ -205,9 +205,10 @@ static void file_states(const char *dir, const char *tag)
 }
 
 /*
- * file_scattered: a tmpfs file of 32 pages written last page first, so
- * its page cache rarely has PFNs that follow in address order, mapped
- * shared and read whole: alike PTEs.  Every other page of the second
+ * file_scattered: a tmpfs file of 32 pages written in the order 0, 5, 10,
+ * ... (mod 32), so neighbouring pages were allocated 13 or 19 pages apart
+ * and, however the allocator hands pages out, their PFNs rarely follow
+ * each other; mapped shared and read whole: alike PTEs.  Every other page of the second
  * half is mapped once more, each in a one-page VMA (no fault-around), so
  * there mapcount alternates 2 and 1 under the same PTE bits.
  */
@@ -225,9 +226,11 @@ static void file_scattered(const char *dir)
 		return;
 	}
 	unlink(path);
-	for (i = 31; i >= 0; i--) {
-		memset(buf, 'a' + i % 26, sizeof(buf));
-		if (pwrite(fd, buf, sizeof(buf), (off_t)i * PAGE) != sizeof(buf))
+	for (i = 0; i < 32; i++) {
+		int page = i * 5 % 32;
+
+		memset(buf, 'a' + page % 26, sizeof(buf));
+		if (pwrite(fd, buf, sizeof(buf), (off_t)page * PAGE) != sizeof(buf))
 			die("pwrite file_scattered");
 	}
 	p = map(32 * PAGE, PROT_READ, MAP_SHARED, fd, "mmap file_scattered");
