@@ -784,6 +784,19 @@ static __always_inline bool folio_page_continues(struct memwalk_decoder *d,
 	return folio_flags == run->folio_flags && max(mapcount, 0) == run->mapcount;
 }
 
+/* @run: the open run's fields for the one page @pfn at @addr, unlisted. */
+static __always_inline void run_like_open(const struct memwalk_decoder *d,
+					  const struct memwalk_page_run *open,
+					  unsigned long addr, unsigned long pfn,
+					  struct memwalk_page_run *run)
+{
+	*run = *open;
+	run->start = addr;
+	run->nr_pages = 1;
+	run->pfn = d->hide_pfn ? 0 : pfn;
+	run->flags &= ~MEMWALK_RUN_PFN_LIST;
+}
+
 /*
  * @run: the present page @pfn at @addr, which @e maps with the same entry
  * bits as the last page of @open (a present run with pages, not the zero
@@ -810,11 +823,8 @@ static __always_inline bool page_run_like(struct memwalk_decoder *d,
 		if (!page)
 			return false;
 	}
-	*run = *open;
-	run->start = addr;
-	run->nr_pages = 1;
-	run->pfn = d->hide_pfn ? 0 : pfn;
-	run->flags &= ~(PAGE_RUN_FLAGS | MEMWALK_RUN_PFN_LIST);
+	run_like_open(d, open, addr, pfn, run);
+	run->flags &= ~PAGE_RUN_FLAGS;
 	run->folio_flags = 0;
 	run->mapcount = 0;
 	run->refcount = 0;
@@ -1115,13 +1125,30 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 }
 
 /*
+ * The small folio of the online page @pfn if it has the words the memo
+ * was filled from under this lock (small_folio_fields()), else NULL: then
+ * it gives the memo's run fields, page-level ones included (its mapcount
+ * is in the words, its hwpoison bit in the flags word).
+ */
+static __always_inline struct folio *small_folio_at(struct memwalk_decoder *d,
+						    const struct memwalk_entry *e,
+						    unsigned long pfn)
+{
+	struct folio *folio = page_folio(pfn_to_page(pfn));
+	struct memwalk_small_key k;
+
+	if (folio_test_large(folio))
+		return NULL;
+	small_key_read(folio, &k);
+	return small_memo_has(&d->small, e, &k) ? folio : NULL;
+}
+
+/*
  * Whether the present page @pfn, mapped with the entry bits of the page
  * d->fc caches (a small folio, the open run's last page), gives the same
- * run fields: it is a small folio with a PFN known online and the words
- * the memo was filled from under this lock (small_folio_fields()), so
- * the same fields, page-level ones included (its mapcount is in the
- * words, its hwpoison bit in the flags word).  Then it becomes the page
- * d->fc caches.  A few loads and compares: no run is built.
+ * run fields: a PFN known online whose small_folio_at() the memo has.
+ * Then it becomes the page d->fc caches.  A few loads and compares: no
+ * run is built.
  */
 static __always_inline bool small_page_repeats(struct memwalk_decoder *d,
 					       const struct memwalk_entry *e,
@@ -1129,17 +1156,13 @@ static __always_inline bool small_page_repeats(struct memwalk_decoder *d,
 {
 	struct memwalk_folio_cache *c = &d->fc;
 	struct folio *folio;
-	struct memwalk_small_key k;
 
 	if (!IS_ENABLED(CONFIG_64BIT) || !c->folio || c->nr != 1 || c->zero ||
 	    c->seq != e->lock_seq || is_zero_pfn(pfn) ||
 	    !pfn_known_online(d, e, pfn))
 		return false;
-	folio = page_folio(pfn_to_page(pfn));
-	if (folio_test_large(folio))
-		return false;
-	small_key_read(folio, &k);
-	if (!small_memo_has(&d->small, e, &k))
+	folio = small_folio_at(d, e, pfn);
+	if (!folio)
 		return false;
 	c->folio = folio;
 	c->first_pfn = pfn;
@@ -1205,7 +1228,6 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 	/* Sections (the first 64) found online whole: they stay so here. */
 	u64 online = 0;
 	unsigned long sec;
-	struct memwalk_small_key k;
 	unsigned int n;
 
 	if (!pte_words_native() || __pte_needs_invert(pte_val(v)) ||
@@ -1230,11 +1252,8 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 			else if (!pfn_known_online(d, e, pfn))
 				break;
 		}
-		next = page_folio(pfn_to_page(pfn));
-		if (folio_test_large(next))
-			break;
-		small_key_read(next, &k);
-		if (!small_memo_has(&d->small, e, &k))
+		next = small_folio_at(d, e, pfn);
+		if (!next)
 			break;
 		out[n] = pfn;
 		last = pfn;
@@ -1252,12 +1271,9 @@ static noinline int sink_add_repeat_run(struct memwalk_decoder *d,
 					struct memwalk_run_sink *sink,
 					unsigned long addr, unsigned long pfn)
 {
-	struct memwalk_page_run run = sink->open;
+	struct memwalk_page_run run;
 
-	run.start = addr;
-	run.nr_pages = 1;
-	run.pfn = d->hide_pfn ? 0 : pfn;
-	run.flags &= ~MEMWALK_RUN_PFN_LIST;
+	run_like_open(d, &sink->open, addr, pfn, &run);
 	return sink_add(d, w, sink, &run);
 }
 
@@ -1435,11 +1451,7 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 			ret = sink_add_repeat(d, w, sink, addr, pfn);
 		} else {
 			if (like && d->entry_only) {
-				run = sink->open;
-				run.start = addr;
-				run.nr_pages = 1;
-				run.flags &= ~MEMWALK_RUN_PFN_LIST;
-				run.pfn = d->hide_pfn ? 0 : pfn;
+				run_like_open(d, &sink->open, addr, pfn, &run);
 			} else if (!like ||
 				   !page_run_like(d, &pe, &sink->open, pfn,
 						  addr, &run)) {
