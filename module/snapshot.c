@@ -216,6 +216,26 @@ static int bounce_room(void **buf, u32 *alloc, u64 want, size_t size)
 }
 
 /*
+ * The first bounce buffer for a caller who can take @slots elements of
+ * @size bytes: BOUNCE_FIRST_BYTES' worth, or the larger one kept from
+ * the last call; *@cap is how much of it this call uses (0: none).
+ */
+static int bounce_first(void **buf, u32 *alloc, u32 *cap, u64 slots,
+			size_t size)
+{
+	int ret;
+
+	*cap = min_t(u64, slots, BOUNCE_FIRST_BYTES / size);
+	if (!*cap)
+		return 0;
+	ret = bounce_room(buf, alloc, *cap, size);
+	if (ret)
+		return ret;
+	*cap = min_t(u64, slots, *alloc);
+	return 0;
+}
+
+/*
  * A full bounce buffer of *@cap elements of @size bytes, its contents
  * copied out, for a caller who can take @slots: four times larger, at
  * most RUN_BOUNCE_BYTES, if that can be had.
@@ -351,33 +371,24 @@ static int snap_alloc(struct memwalk_snap *s)
 		sink->slots = div_u64(s->req.run_buf_len,
 				      sizeof(struct memwalk_page_run));
 		s->run_slots = sink->slots;
-		sink->cap = min_t(u64, sink->slots,
-				  BOUNCE_FIRST_BYTES / sizeof(*buf->runs));
-		if (sink->cap) {
-			ret = bounce_room((void **)&buf->runs, &buf->run_alloc,
-					  sink->cap, sizeof(*buf->runs));
-			if (ret)
-				return ret;
-			sink->cap = min_t(u64, sink->slots, buf->run_alloc);
+		ret = bounce_first((void **)&buf->runs, &buf->run_alloc,
+				   &sink->cap, sink->slots, sizeof(*buf->runs));
+		if (ret)
+			return ret;
+		if (sink->cap)
 			sink->runs = buf->runs;
-		}
 	}
 	if (s->dec.pfn_list) {
 		sink->pfn_slots = div_u64(s->req.pfn_buf_len, sizeof(u64));
 		s->pfn_total = sink->pfn_slots;
-		sink->pfn_cap = min_t(u64, sink->pfn_slots,
-				      BOUNCE_FIRST_BYTES / sizeof(u64));
-		if (sink->pfn_cap) {
-			ret = bounce_room((void **)&buf->pfns, &buf->pfn_alloc,
-					  sink->pfn_cap, sizeof(u64));
-			if (ret)
-				return ret;
-			sink->pfn_cap = min_t(u64, sink->pfn_slots,
-					      buf->pfn_alloc);
+		ret = bounce_first((void **)&buf->pfns, &buf->pfn_alloc,
+				   &sink->pfn_cap, sink->pfn_slots, sizeof(u64));
+		if (ret)
+			return ret;
+		if (sink->pfn_cap)
 			sink->pfns = buf->pfns;
-		} else {
+		else
 			s->dec.pfn_list = false;
-		}
 	}
 	if (s->req.flags & MEMWALK_SNAP_VMAS) {
 		if (!buf->namebuf)
