@@ -496,9 +496,12 @@ static void test_gfp(void)
 	check(!mw_release_before("garbage", 6, 3), "unparsable: not before");
 }
 
-/* Feed @m as received on @grp and free it. */
-static void feed(struct mw_evstate *st, enum mw_group grp, struct nl_msg *m,
-		 struct mw_event *ev, struct mw_ev_extra *x)
+/*
+ * Feed @m as received on @grp.  @ev's strings and @x's story point into @m:
+ * the caller frees @m once it has checked them.
+ */
+static void feed_kept(struct mw_evstate *st, enum mw_group grp, struct nl_msg *m,
+		      struct mw_event *ev, struct mw_ev_extra *x)
 {
 	const char *why;
 
@@ -506,7 +509,23 @@ static void feed(struct mw_evstate *st, enum mw_group grp, struct nl_msg *m,
 		check(false, "scenario message refused: %s", why);
 	else
 		mw_evstate_event(st, grp, ev, x);
+}
+
+/* Feed @m as received on @grp and free it: the pointers in @ev and @x go stale. */
+static void feed(struct mw_evstate *st, enum mw_group grp, struct nl_msg *m,
+		 struct mw_event *ev, struct mw_ev_extra *x)
+{
+	feed_kept(st, grp, m, ev, x);
 	nlmsg_free(m);
+}
+
+static void free_scenario(struct item *it, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (it[i].m)
+			nlmsg_free(it[i].m);
 }
 
 static void test_pairing(void)
@@ -587,13 +606,17 @@ static void test_story(void)
 			mw_evstate_overflow(&st, it[i].grp, T0 + 12 * MS);
 			continue;
 		}
-		feed(&st, it[i].grp, it[i].m, &ev, &x);
+		/* Kept until checked: the story's scope is in the OOM kill's message. */
+		feed_kept(&st, it[i].grp, it[i].m, &ev, &x);
 		if (ev.type == MEMWALK_EV_OOM_KILL)
 			break;
 	}
 	check(x.story != NULL, "an OOM kill has a story");
-	if (!x.story)
+	if (!x.story) {
+		free_scenario(it, n);
+		mw_evstate_free(&st);
 		return;
+	}
 	s = x.story;
 	CHECK_EQ(MW_STORY_WINDOW_NS, s->window_ns);
 	CHECK_EQ(MW_STORY_WINDOW_NS, s->covered_ns);
@@ -618,6 +641,7 @@ static void test_story(void)
 	CHECK_EQ(30 * MS, s->first_ns);
 	CHECK_EQ(3 + 1, s->lost);		/* a LOST of 3 and an overflow */
 	check(!s->truncated, "story truncated");
+	free_scenario(it, n);
 
 	/* A global OOM a little later: every memcg counts, the victim's stalls too. */
 	m = ev_new(MEMWALK_EV_MEMCG_RECLAIM_BEGIN, 20, T0 + 60 * MS, MEMWALK_LEG_TRACEPOINT);
