@@ -8,7 +8,8 @@
 # a replay file (MEMWALK_EVENTS_REPLAY), which the client reads instead of
 # the sockets.  Output is TAP; the exit status is non-zero if a test failed.
 #
-# Paths can be overridden: CLIENT, EVENTS_TEST.
+# Paths can be overridden: CLIENT, EVENTS_TEST.  MW_SANITIZE=1: the
+# programs are built with ASan and UBSan (make check-san; see tap.sh).
 
 set -u
 
@@ -350,7 +351,14 @@ test_eof() {
 for p in "$CLIENT" "$EVENTS_TEST"; do
 	[ -x "$p" ] || { echo "Bail out! build $p first (make -C userspace check)"; exit 1; }
 done
-"$EVENTS_TEST" replay "$tmp/replay" || { echo "Bail out! cannot write the replay file"; exit 1; }
+"$EVENTS_TEST" replay "$tmp/replay"
+res=$?
+why=
+if san_reports || [ "$res" -ne 0 ]; then
+	[ -z "$why" ] || san_print
+	echo "Bail out! cannot write the replay file $why"
+	exit 1
+fi
 
 t "events-test parse: events and GET_STATUS parsed, malformed ones refused" test_unit_parse
 t "events-test seq: losses from sequence numbers, reordering, base" test_unit_seq

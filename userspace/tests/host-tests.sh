@@ -11,7 +11,8 @@
 # fixture through the snapshot and translate ioctls.
 #
 # Paths can be overridden: CLIENT, FAKE_CLIENT, PRINT_TEST, JSON_TEST,
-# MANPAGE, MEMWALK_UAPI_HEADER.
+# MANPAGE, MEMWALK_UAPI_HEADER.  MW_SANITIZE=1: the programs are built with
+# ASan and UBSan (make check-san; see tap.sh).
 
 set -u
 
@@ -167,6 +168,19 @@ test_write_error() {
 test_static() {
 	readelf -l "$CLIENT" >"$tmp/out" 2>"$tmp/err" || fail "readelf failed" || return 1
 	! grep -q INTERP "$tmp/out" || fail "dynamically linked (has PT_INTERP)"
+}
+
+# The sanitizer run (make check-san) tests programs that do have ASan and
+# UBSan (libubsan linked in, see the Makefile).
+test_sanitized() {
+	for p in "$CLIENT" "$FAKE_CLIENT" "$PRINT_TEST" "$JSON_TEST"; do
+		readelf -d "$p" >"$tmp/out" 2>"$tmp/err" || fail "readelf $p failed" || return 1
+		grep -q 'NEEDED.*\[libasan\.so' "$tmp/out" ||
+			fail "$(basename "$p") is not linked with libasan" || return 1
+		nm "$p" >"$tmp/out" 2>"$tmp/err" || fail "nm $p failed" || return 1
+		grep -q ' T __ubsan_handle_' "$tmp/out" ||
+			fail "$(basename "$p") has no UBSan handlers" || return 1
+	done
 }
 
 # --- man page -------------------------------------------------------------
@@ -857,7 +871,11 @@ else
 	t "status without the family: module not loaded, exit 2" test_status_no_family
 fi
 t "write error on stdout: exit 1" test_write_error
-t "memwalk-client is statically linked" test_static
+if [ "${MW_SANITIZE:-0}" = 1 ]; then
+	t "client and test programs are built with ASan and UBSan" test_sanitized
+else
+	t "memwalk-client is statically linked" test_static
+fi
 t "man page passes mandoc -Tlint -W warning" test_man_lint
 t "man page has the sections and documents every command" test_man_commands
 t "print layer: text output" test_print_text
@@ -891,7 +909,10 @@ t "diff: the other way round" test_diff_reverse
 t "diff: a VMA that grew and was locked" test_diff_vma_changed
 t "diff: bad arguments, exit 1" test_diff_args
 t "show/diff on malformed files: one line naming the place, exit 1" test_bad_files
-if command -v valgrind >/dev/null; then
+# valgrind cannot run ASan programs; in the sanitizer run ASan does its work.
+if [ "${MW_SANITIZE:-0}" = 1 ]; then
+	:
+elif command -v valgrind >/dev/null; then
 	t "show/diff under valgrind: no memory errors or leaks" test_bad_files_valgrind
 else
 	skip "show/diff under valgrind: no memory errors or leaks" "valgrind not installed"
