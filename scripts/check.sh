@@ -139,8 +139,27 @@ step "build selftests (static, -Werror)" make -C "$MW_TOP/selftests" TOP="$MW_TO
 step "man page: mandoc -Tlint" lint_man
 
 # --- host-side tests of the client -------------------------------------
+# host_tests LABEL TARGET: the TAP lines of "make TARGET" as [LABEL] lines.
+# A run that fails without a "not ok" (a build error, a script that bails
+# out before its tests) is one too.
+host_tests() {
+	local label=$1 target=$2 out=$MW_OUT/$2.tap rc
+	make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" SAN_DIR="$MW_OUT/client-san" "$target" \
+		2>>"$log" | tee "$out" | sed "s/^/[$label] /" | tee -a "$log"
+	rc=${PIPESTATUS[0]}
+	grep '^Bail out!' "$out" | while read -r line; do
+		say "not ok - $label: ${line#Bail out! }"
+	done
+	if [ "$rc" != 0 ] && ! grep -Eq '^(not ok|Bail out!)' "$out"; then
+		say "not ok - $label: make $target failed with no test failing (see $log)"
+	fi
+}
 say "# host tests of memwalk-client"
-make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" check 2>>"$log" | sed 's/^/[host] /' | tee -a "$log"
+host_tests host check-static
+say "# host tests again, on a build with ASan and UBSan ($MW_OUT/client-san)"
+t_host=$SECONDS
+host_tests host-san check-san
+say "# the sanitizer build and run took $((SECONDS - t_host)) s"
 
 # --- the VM suite on every kernel line -----------------------------------
 for line in $lines; do
