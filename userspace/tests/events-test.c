@@ -713,10 +713,10 @@ static void run_scenario(bool json)
 		}
 		if (parse_msg(it[i].m, &ev, &why)) {
 			check(false, "scenario message refused: %s", why);
-			continue;
+		} else {
+			mw_evstate_event(&st, it[i].grp, &ev, &x);
+			mw_ev_print(&ev, &x, &o);
 		}
-		mw_evstate_event(&st, it[i].grp, &ev, &x);
-		mw_ev_print(&ev, &x, &o);
 		nlmsg_free(it[i].m);
 	}
 	mw_evstate_free(&st);
