@@ -23,11 +23,14 @@ struct folio;
 struct mm_struct;
 struct vm_area_struct;
 
-/* chardev.c: who opened /dev/memwalk, decided at open() from f_cred. */
+/*
+ * chardev.c: who opened /dev/memwalk.  Every decision is taken with the
+ * opener's credentials, file->f_cred, never with current's: the file
+ * holds them (and so this struct's pointer) for its whole life.
+ */
 struct memwalk_access {
 	bool full;		/* CAP_SYS_ADMIN in init_user_ns */
-	kuid_t fsuid;		/* lab mode: the opener's fsuid/fsgid */
-	kgid_t fsgid;
+	struct file *file;	/* lab mode: its f_cred, file_ns_capable() */
 };
 
 struct memwalk_snap;
