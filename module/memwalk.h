@@ -45,6 +45,8 @@ struct memwalk_file {
 /* target.c */
 int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
 		      struct mm_struct **mmp);
+bool memwalk_may_mincore(const struct memwalk_access *acc,
+			 struct vm_area_struct *vma);
 
 /*
  * walk.c: the page-table walker.  Callbacks return one of these (or a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memwalk: finding the process a request names, and whether the opener of
- * /dev/memwalk may look at it.
+ * /dev/memwalk may look at it and at a mapping's page cache.
  *
  * Full access (CAP_SYS_ADMIN in the initial user namespace at open) may
  * look at any process.  Lab mode (chardev.c) allows what ptrace-read with
@@ -23,6 +23,7 @@
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/rwsem.h>
@@ -112,6 +113,39 @@ static struct mm_struct *lab_task_mm(const struct memwalk_access *acc,
 	}
 	up_read(&task->signal->exec_update_lock);
 	return mm;
+}
+
+/**
+ * memwalk_may_mincore() - whether the opener may learn @vma's page cache
+ * @acc: the opener's access, from chardev.c
+ * @vma: a VMA of the target
+ *
+ * Which pages of a shared file are cached or in swap is what mincore()
+ * tells only about anonymous memory and files the caller owns or could
+ * open for writing (can_do_mincore() in mm/mincore.c): elsewhere it is a
+ * side channel on other users of the file.  Full access may always.
+ *
+ * Locking: mmap_lock of @vma's mm held (it pins the file); may sleep.
+ *
+ * Return: true if the rule of can_do_mincore(), applied with the opener's
+ * credentials, allows it.
+ */
+bool memwalk_may_mincore(const struct memwalk_access *acc,
+			 struct vm_area_struct *vma)
+{
+	const struct cred *old;
+	bool ok;
+
+	if (acc->full || vma_is_anonymous(vma))
+		return true;
+	if (!vma->vm_file)
+		return false;
+	/* The file's owner and permission checks read current's creds. */
+	old = override_creds(acc->file->f_cred);
+	ok = file_owner_or_capable(vma->vm_file) ||
+	     file_permission(vma->vm_file, MAY_WRITE) == 0;
+	revert_creds(old);
+	return ok;
 }
 
 /**

@@ -11,7 +11,9 @@
  * tables there may be being freed (munmap after downgrading mmap_lock).
  *
  * Without full access (lab mode) the PFN bits of raw entries, the table
- * addresses and the page's PFN or swap offset read as 0.
+ * addresses and the page's PFN or swap offset read as 0, the page has no
+ * folio state, and a shmem page in swap is looked up only where mincore()
+ * would tell (memwalk_may_mincore()).
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -26,6 +28,7 @@
 static_assert(sizeof(struct memwalk_translate) == MEMWALK_TRANSLATE_SIZE_VER0);
 
 struct xlate {
+	const struct memwalk_access *acc;	/* the opener's (chardev.c) */
 	struct memwalk_translate t;
 	struct memwalk_decoder dec;
 	struct memwalk_run_sink sink;	/* one run, no bounce buffer */
@@ -115,7 +118,8 @@ static int xlate_run(struct xlate *x, struct mm_struct *mm)
 		x->t.vma_start = vma->vm_start;
 		x->t.vma_end = vma->vm_end;
 		x->dec.vma = vma;
-		if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping))
+		if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping) &&
+		    memwalk_may_mincore(x->acc, vma))
 			x->dec.shmem = vma->vm_file->f_mapping;
 		ret = memwalk_walk_vma(&w, vma, addr, addr + PAGE_SIZE);
 	}
@@ -161,7 +165,9 @@ long memwalk_ioctl_translate(const struct memwalk_access *acc,
 	x.t.page.lru_gen = -1;
 	x.t.vma_start = 0;
 	x.t.vma_end = 0;
-	x.dec.folio = true;
+	x.acc = acc;
+	/* Folio state is root's, as /proc/kpageflags and kpagecount are. */
+	x.dec.folio = acc->full;
 	x.dec.hide_pfn = !acc->full;
 
 	ret = memwalk_target_mm(acc, x.t.pid, &mm);
