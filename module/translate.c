@@ -10,10 +10,10 @@
  * where the walk met a none entry.  Outside any VMA nothing is walked:
  * tables there may be being freed (munmap after downgrading mmap_lock).
  *
- * Without full access (lab mode) the PFN bits of raw entries, the table
- * addresses and the page's PFN or swap offset read as 0, the page has no
- * folio state, and a shmem page in swap is looked up only where mincore()
- * would tell (memwalk_may_mincore()).
+ * Without full access (lab mode) the table addresses, the PFN bits of raw
+ * entries, the offset bits of swap-format ones and the page's PFN or swap
+ * offset read as 0, the page has no folio state, and a shmem page in swap
+ * is looked up only where mincore() would tell (memwalk_may_mincore()).
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -46,6 +46,24 @@ static void xlate_hole(struct xlate *x, struct memwalk_walk *w,
 		x->t.page = x->sink.open;
 }
 
+/*
+ * A raw entry as lab mode shows it: what pagemap would tell.  A present
+ * (or PROT_NONE) entry loses its PFN; a swap-format one (swap, migration,
+ * hwpoison, marker) keeps its flag and type bits but not the offset or
+ * PFN, which x86 stores inverted between them (__swp_entry()).
+ */
+static u64 xlate_hidden_entry(u64 val)
+{
+	pte_t pte = __pte(val);
+	u64 offset_bits;
+
+	if (pte_none(pte) || pte_present(pte))
+		return val & ~PTE_PFN_MASK;
+	offset_bits = pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
+		      pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
+	return val & ~offset_bits;
+}
+
 static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
 {
 	struct memwalk_level *l;
@@ -62,7 +80,7 @@ static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
 	l->level = e->level;
 	if (x->dec.hide_pfn) {
 		l->table_pa = 0;
-		l->entry &= ~PTE_PFN_MASK;
+		l->entry = xlate_hidden_entry(l->entry);
 	}
 }
 
