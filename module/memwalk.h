@@ -25,12 +25,13 @@ struct vm_area_struct;
 
 /*
  * chardev.c: who opened /dev/memwalk.  Every decision is taken with the
- * opener's credentials, file->f_cred, never with current's: the file
- * holds them (and so this struct's pointer) for its whole life.
+ * opener's credentials, file->f_cred, never with current's.  This struct
+ * is the file's private data, so the file and the credentials it holds
+ * outlive it.
  */
 struct memwalk_access {
 	bool full;		/* CAP_SYS_ADMIN in init_user_ns */
-	struct file *file;	/* lab mode: its f_cred, file_ns_capable() */
+	const struct file *file;	/* lab mode: f_cred, file_ns_capable() */
 };
 
 struct memwalk_snap;

@@ -72,7 +72,10 @@ static bool creds_allow(const struct memwalk_access *acc,
 	return ok;
 }
 
-/* Not dumpable by its owner: CAP_SYS_PTRACE in the mm's namespace. */
+/*
+ * Not dumpable by its owner: CAP_SYS_PTRACE in the user namespace its
+ * dumpability belongs to (mm->user_ns; 7.x: task->exec_state's).
+ */
 static bool dumpable_allows(const struct memwalk_access *acc,
 			    struct task_struct *task, struct mm_struct *mm)
 {
