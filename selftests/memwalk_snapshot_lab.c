@@ -10,7 +10,10 @@
  *
  * Needs root and the module loaded with lab_mode=1 (the tests skip
  * otherwise); uid/gid 65534 is the unprivileged user, memwalk_target is
- * next to this program (or $MEMWALK_TARGET) and executable by it.
+ * next to this program (or $MEMWALK_TARGET) and executable by it.  The
+ * swap tests need a swap device (zram in the suite's guest), the user
+ * namespace test unprivileged user namespaces; shmem_swap_only_where_
+ * mincore_tells mounts a tmpfs of its own under /tmp.
  */
 #include "kselftest_harness.h"
 
