@@ -6,7 +6,6 @@
 
 #include <linux/build_bug.h>
 #include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/minmax.h>
@@ -30,18 +29,18 @@ static_assert(sizeof(struct memwalk_info) % 8 == 0);
 static bool lab_mode;
 module_param(lab_mode, bool, 0444);
 MODULE_PARM_DESC(lab_mode,
-		 "Let unprivileged users snapshot/translate their own dumpable processes (same uid/gid triple), PFNs hidden. Bypasses LSM ptrace checks (Yama ptrace_scope, SELinux, AppArmor). Load-time only. Default: off");
+		 "Let unprivileged users snapshot/translate the processes whose /proc/PID/maps they may read (ptrace-read rules), seeing what pagemap shows them: no PFN, swap offset or folio state. Bypasses LSM ptrace checks (Yama ptrace_scope, SELinux, AppArmor). Load-time only. Default: off");
 
 static int chardev_open(struct inode *inode, struct file *file)
 {
-	const struct cred *cred = file->f_cred;
 	struct memwalk_file *mf;
 	struct memwalk_access *acc;
 
 	/*
-	 * Decided once, from the opener's credentials (file->f_cred), like
-	 * pagemap's PFN check: a privileged process that hands the fd on
-	 * lends its access, and later ioctls never consult current.
+	 * From the opener's credentials (file->f_cred), like pagemap's PFN
+	 * check: full access here once, lab-mode checks per request with the
+	 * same f_cred (target.c).  A process that hands the fd on lends its
+	 * access, and later ioctls never consult current.
 	 */
 	mf = kzalloc(sizeof(*mf), GFP_KERNEL_ACCOUNT);
 	if (!mf)
@@ -52,8 +51,7 @@ static int chardev_open(struct inode *inode, struct file *file)
 		kfree(mf);
 		return -EPERM;
 	}
-	acc->fsuid = cred->fsuid;
-	acc->fsgid = cred->fsgid;
+	acc->file = file;
 	file->private_data = mf;
 
 	return 0;

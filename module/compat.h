@@ -347,36 +347,37 @@ static inline bool mw_vma_is_initial_stack(const struct vm_area_struct *vma)
 }
 #endif
 
-/* ---- access control ------------------------------------------------- */
+/* ---- access control (lab mode, target.c) ---------------------------- */
 
+#include <linux/rcupdate.h>
 #include <linux/sched/coredump.h>
+#include <linux/user_namespace.h>
 
 /*
- * Whether @task (with @mm) is dumpable by its owner, as __ptrace_may_access()
- * requires: get_dumpable(mm) == SUID_DUMP_USER until dumpability moved
- * from mm->flags to the RCU-managed task->exec_state (7.x).
+ * The user namespace in which __ptrace_may_access() wants CAP_SYS_PTRACE
+ * because @task (with @mm) is not dumpable by its owner, or NULL if it
+ * is.  Dumpability and that namespace were mm->flags and mm->user_ns until
+ * they moved together to the RCU-managed task->exec_state (7.x).
+ * Locking: rcu_read_lock() held; the namespace is valid until it is
+ * dropped (pinned by @mm, which the caller holds, or by the exec_state).
  */
 #ifdef SUID_DUMP_USER
-static inline bool mw_task_dumpable_by_owner(struct task_struct *task,
-					     struct mm_struct *mm)
+static inline struct user_namespace *
+mw_task_undumpable_ns(struct task_struct *task, struct mm_struct *mm)
 {
-	return get_dumpable(mm) == SUID_DUMP_USER;
+	return get_dumpable(mm) == SUID_DUMP_USER ? NULL : mm->user_ns;
 }
 #else
 #include <linux/sched/exec_state.h>
 
-static inline bool mw_task_dumpable_by_owner(struct task_struct *task,
-					     struct mm_struct *mm)
+static inline struct user_namespace *
+mw_task_undumpable_ns(struct task_struct *task, struct mm_struct *mm)
 {
-	const struct task_exec_state *es;
-	bool ok;
+	const struct task_exec_state *es = rcu_dereference(task->exec_state);
 
-	/* RCU: exec_state is replaced at exec and freed after a grace period. */
-	rcu_read_lock();
-	es = rcu_dereference(task->exec_state);
-	ok = es && es->dumpable == TASK_DUMPABLE_OWNER;
-	rcu_read_unlock();
-	return ok;
+	if (!es)
+		return &init_user_ns;
+	return es->dumpable == TASK_DUMPABLE_OWNER ? NULL : es->user_ns;
 }
 #endif
 

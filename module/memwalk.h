@@ -23,11 +23,15 @@ struct folio;
 struct mm_struct;
 struct vm_area_struct;
 
-/* chardev.c: who opened /dev/memwalk, decided at open() from f_cred. */
+/*
+ * chardev.c: who opened /dev/memwalk.  Every decision is taken with the
+ * opener's credentials, file->f_cred, never with current's.  This struct
+ * is the file's private data, so the file and the credentials it holds
+ * outlive it.
+ */
 struct memwalk_access {
 	bool full;		/* CAP_SYS_ADMIN in init_user_ns */
-	kuid_t fsuid;		/* lab mode: the opener's fsuid/fsgid */
-	kgid_t fsgid;
+	const struct file *file;	/* lab mode: f_cred, file_ns_capable() */
 };
 
 struct memwalk_snap;
@@ -42,6 +46,8 @@ struct memwalk_file {
 /* target.c */
 int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
 		      struct mm_struct **mmp);
+bool memwalk_may_mincore(const struct memwalk_access *acc,
+			 struct vm_area_struct *vma);
 
 /*
  * walk.c: the page-table walker.  Callbacks return one of these (or a

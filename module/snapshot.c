@@ -66,6 +66,7 @@ struct snap_buffers {
 
 struct memwalk_snap {
 	struct snap_buffers buf;	/* first: not cleared for reuse */
+	const struct memwalk_access *acc;	/* the opener's (chardev.c) */
 	struct memwalk_snapshot req;
 	struct memwalk_decoder dec;
 	struct memwalk_walk walk;
@@ -190,7 +191,8 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 	s->dec.part_folio = NULL;
 	s->dec.shmem = NULL;
 	if (!s->dec.entry_only && vma->vm_file &&
-	    shmem_mapping(vma->vm_file->f_mapping))
+	    shmem_mapping(vma->vm_file->f_mapping) &&
+	    memwalk_may_mincore(s->acc, vma))
 		s->dec.shmem = vma->vm_file->f_mapping;
 	w->want_none = !!s->dec.shmem;
 	return MEMWALK_WALK_CONTINUE;
@@ -529,7 +531,9 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 	if (ret)
 		goto out_free;
 
-	s->dec.folio = s->req.flags & MEMWALK_SNAP_FOLIO;
+	s->acc = acc;
+	/* Folio state is root's, as /proc/kpageflags and kpagecount are. */
+	s->dec.folio = (s->req.flags & MEMWALK_SNAP_FOLIO) && acc->full;
 	s->dec.entry_only = s->req.flags & MEMWALK_SNAP_ENTRY_ONLY;
 	s->dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
 	s->dec.pfn_list = (s->req.flags & MEMWALK_SNAP_PFN_LIST) &&
@@ -546,9 +550,11 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 	if (ret && ret != -ENOSPC)
 		goto out_free;
 
-	/* Tell the caller when PFNs were hidden, asked for or not (lab mode). */
+	/* Tell the caller what was hidden, asked for or not (lab mode). */
 	if (s->dec.hide_pfn)
 		s->req.flags |= MEMWALK_SNAP_NO_PFN;
+	if (!s->dec.folio)
+		s->req.flags &= ~MEMWALK_SNAP_FOLIO;
 	s->req.size = min_t(u32, usize, sizeof(s->req));
 	if (copy_to_user(uarg, &s->req, s->req.size))
 		ret = -EFAULT;

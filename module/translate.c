@@ -10,8 +10,10 @@
  * where the walk met a none entry.  Outside any VMA nothing is walked:
  * tables there may be being freed (munmap after downgrading mmap_lock).
  *
- * Without full access (lab mode) the PFN bits of raw entries, the table
- * addresses and the page's PFN or swap offset read as 0.
+ * Without full access (lab mode) the table addresses, the PFN bits of raw
+ * entries, the offset bits of swap-format ones and the page's PFN or swap
+ * offset read as 0, the page has no folio state, and a shmem page in swap
+ * is looked up only where mincore() would tell (memwalk_may_mincore()).
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -26,6 +28,7 @@
 static_assert(sizeof(struct memwalk_translate) == MEMWALK_TRANSLATE_SIZE_VER0);
 
 struct xlate {
+	const struct memwalk_access *acc;	/* the opener's (chardev.c) */
 	struct memwalk_translate t;
 	struct memwalk_decoder dec;
 	struct memwalk_run_sink sink;	/* one run, no bounce buffer */
@@ -41,6 +44,24 @@ static void xlate_hole(struct xlate *x, struct memwalk_walk *w,
 	memwalk_decode_shmem_hole(&x->dec, w, addr, addr + PAGE_SIZE, &x->sink);
 	if (x->sink.have_open)
 		x->t.page = x->sink.open;
+}
+
+/*
+ * A raw entry as lab mode shows it: what pagemap would tell.  A present
+ * (or PROT_NONE) entry loses its PFN; a swap-format one (swap, migration,
+ * hwpoison, marker) keeps its flag and type bits but not the offset or
+ * PFN, which x86 stores inverted between them (__swp_entry()).
+ */
+static u64 xlate_hidden_entry(u64 val)
+{
+	pte_t pte = __pte(val);
+	u64 offset_bits;
+
+	if (pte_none(pte) || pte_present(pte))
+		return val & ~PTE_PFN_MASK;
+	offset_bits = pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
+		      pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
+	return val & ~offset_bits;
 }
 
 static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
@@ -59,7 +80,7 @@ static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
 	l->level = e->level;
 	if (x->dec.hide_pfn) {
 		l->table_pa = 0;
-		l->entry &= ~PTE_PFN_MASK;
+		l->entry = xlate_hidden_entry(l->entry);
 	}
 }
 
@@ -115,7 +136,8 @@ static int xlate_run(struct xlate *x, struct mm_struct *mm)
 		x->t.vma_start = vma->vm_start;
 		x->t.vma_end = vma->vm_end;
 		x->dec.vma = vma;
-		if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping))
+		if (vma->vm_file && shmem_mapping(vma->vm_file->f_mapping) &&
+		    memwalk_may_mincore(x->acc, vma))
 			x->dec.shmem = vma->vm_file->f_mapping;
 		ret = memwalk_walk_vma(&w, vma, addr, addr + PAGE_SIZE);
 	}
@@ -161,7 +183,9 @@ long memwalk_ioctl_translate(const struct memwalk_access *acc,
 	x.t.page.lru_gen = -1;
 	x.t.vma_start = 0;
 	x.t.vma_end = 0;
-	x.dec.folio = true;
+	x.acc = acc;
+	/* Folio state is root's, as /proc/kpageflags and kpagecount are. */
+	x.dec.folio = acc->full;
 	x.dec.hide_pfn = !acc->full;
 
 	ret = memwalk_target_mm(acc, x.t.pid, &mm);
