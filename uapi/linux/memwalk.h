@@ -82,14 +82,16 @@ struct memwalk_info {
  * MEMWALK_SNAP_ENTRY_ONLY).  The
  * SOFT_DIRTY run flag is the entry's own bit (pagemap also ORs in the
  * VMA's, reported as MEMWALK_VMA_SOFTDIRTY).  An opener without
- * CAP_SYS_ADMIN (the module's lab_mode) gets pfn 0 in every run.
+ * CAP_SYS_ADMIN (the module's lab_mode) gets pfn 0 in every run, no
+ * folio state (FOLIO is cleared on return, as /proc/kpageflags is root's)
+ * and shmem-swap runs only where mincore() would tell.
  *
  * Errors: EINVAL (size below VER0, unknown flags, __reserved set, neither
  * VMAS nor PAGES, FOLIO with ENTRY_ONLY, start/end not page aligned,
  * start >= end with end != 0, end beyond user space); E2BIG (size above a
  * page, non-zero unknown tail); ESRCH (no such pid, or a process without
- * memory: kernel thread, exited; as process_vm_readv()); EACCES (lab mode: not the opener's, or
- * not dumpable); EFAULT (a requested buffer with a non-zero length but a
+ * memory: kernel thread, exited; as process_vm_readv()); EACCES (lab mode: ptrace-read with the
+ * opener's credentials would refuse it); EFAULT (a requested buffer with a non-zero length but a
  * NULL address, or a write to a buffer faulted; buffers are only written
  * when a record goes there); ENOSPC; EINTR (fatal signal); ENOMEM.
  */
@@ -121,7 +123,7 @@ struct memwalk_info {
 
 struct memwalk_snapshot {
 	__u32 size;		/* in: sizeof as known to the caller */
-	__u32 flags;		/* in: MEMWALK_SNAP_*; out: + NO_PFN if hidden */
+	__u32 flags;		/* in: MEMWALK_SNAP_*; out: + NO_PFN, - FOLIO if withheld */
 	__s32 pid;		/* in: target, in the caller's pid namespace */
 	__u32 __reserved;	/* in: must be 0 */
 	__u64 start;		/* in: first address, page aligned */
@@ -307,7 +309,8 @@ struct memwalk_page_run {
  * 0).  With 4-level paging the folded P4D is not reported: nr_levels is 4
  * for a PTE, 3 for a PMD leaf.  An address outside every VMA gets
  * nr_levels 0 (tables there may be being freed).  Without CAP_SYS_ADMIN
- * (lab mode), table_pa, the PFN bits of entry and page.pfn read 0.
+ * (lab mode), table_pa, the PFN bits of entry (the offset bits of a
+ * swap-format one) and page.pfn read 0, and the page has no folio state.
  * Errors as for SNAPSHOT; EINVAL also for addr beyond user space.
  */
 #define MEMWALK_MAX_LEVELS	5
