@@ -104,6 +104,8 @@ deb_chroot() {
 # --- make check's section ----------------------------------------------------
 
 fails=0
+# (Output is matched with grep -q on here-strings: with pipefail, "cmd |
+# grep -q" fails when grep exits before cmd has written everything.)
 # res DESC CMD...: one result line for a command; its output goes to stderr
 res() {
 	local desc=$1
@@ -182,18 +184,18 @@ dkms_built_all() {
 	r=$(ovl_root "$n")
 	in_root "$n" dkms status memwalk
 	for k in $(deb_krels); do
-		in_root "$n" dkms status -m memwalk -v "$ver" -k "$k" | grep -q ": installed" ||
+		grep -q ": installed" <<< "$(in_root "$n" dkms status -m memwalk -v "$ver" -k "$k")" ||
 			{ echo "dkms status: memwalk not installed for $k"; return 1; }
 		ko=$(find "$r/lib/modules/$k/updates" -name 'memwalk.ko*' | head -n 1)
 		[ -n "$ko" ] || { echo "no memwalk.ko under /lib/modules/$k/updates"; return 1; }
-		in_root "$n" modinfo -F vermagic "${ko#"$r"}" | grep -q "^$k " ||
+		grep -q "^$k " <<< "$(in_root "$n" modinfo -F vermagic "${ko#"$r"}")" ||
 			{ echo "$ko: vermagic is not $k"; return 1; }
 	done
 }
 
 client_runs() {
 	local out
-	out=$(in_root "$1" memwalk-client --version) && echo "$out" && echo "$out" | grep -qF "$(mw_version)"
+	out=$(in_root "$1" memwalk-client --version) && echo "$out" && grep -qF "$(mw_version)" <<< "$out"
 }
 
 purge_debs() { apt_in "$1" purge memwalk-dkms memwalk-client; }
@@ -243,14 +245,30 @@ no_headers_install() {
 			{ echo "no DKMS message about the missing headers of $k"; return 1; }
 	done
 	in_root "$n" dpkg-query -W -f='${Status}\n' memwalk-dkms | grep -x 'install ok installed' &&
-	in_root "$n" dkms status memwalk | grep -q ': added$'
+	grep -q ': added$' <<< "$(in_root "$n" dkms status memwalk)"
 }
 
 headers_later() {
 	local n=$1 k
 	k=$(mw_krel 6.1)
 	apt_in "$n" install --no-install-recommends --no-download "linux-headers-$k" &&
-	in_root "$n" dkms status -m memwalk -k "$k" | grep -q ": installed"
+	grep -q ": installed" <<< "$(in_root "$n" dkms status -m memwalk -k "$k")"
+}
+
+# The purge check's own test: with the prerm that runs "dkms remove" taken
+# away, purge must leave DKMS's tree and the module built for 6.1 behind,
+# and the file list comparison must say so.
+purge_check_catches() {
+	local n=$1 out
+	rm "$(ovl_root "$n")/var/lib/dpkg/info/memwalk-dkms.prerm" &&
+	apt_in "$n" purge memwalk-dkms || return 1
+	if out=$(purge_clean "$n"); then
+		echo "purge_clean passed although memwalk's prerm did not run"
+		return 1
+	fi
+	grep memwalk <<< "$out"
+	grep -q '^+. \./var/lib/dkms/memwalk' <<< "$out" &&
+	grep -q "^+f \./usr/lib/modules/$(mw_krel 6.1)/updates/dkms/memwalk\.ko" <<< "$out"
 }
 
 # make deb must leave the checkout as it found it.
@@ -317,10 +335,13 @@ deb_check() {
 	# shellcheck disable=SC2046
 	res "no kernel headers: headers packages removed from a second overlay" \
 		apt_in noheaders purge $(deb_krels | sed 's/^/linux-headers-/') &&
+	file_list noheaders > "$DEB_OUT/noheaders.before" &&
 	res "install without headers: DKMS says the headers are missing for $krels, package configured, module added" \
 		no_headers_install noheaders &&
 	res "headers installed later: the kernel hook has DKMS build memwalk for $(mw_krel 6.1)" \
 		headers_later noheaders
+	res "the purge check fails when the package's prerm leaves DKMS's tree and module behind" \
+		purge_check_catches noheaders
 	echo "# deb: the no-headers case took $((SECONDS - t)) s"
 
 	echo "# deb: the section took $((SECONDS - t0)) s"
