@@ -60,12 +60,13 @@ deb_build() {
 
 # --- the cached bookworm chroot ------------------------------------------
 
-# Rebuilt only when what goes into it changes.
+# Rebuilt only when what goes into it changes: the mirrors, the packages,
+# the kernels (scripts/versions) or the recipe below.
 deb_chroot_key() {
 	{
-		echo "bookworm-chroot v2"
 		echo "$DEBIAN_MIRROR $DEB_SECURITY_MIRROR $DEB_INCLUDE"
 		deb_krels
+		declare -f deb_chroot
 	} | sha256sum | cut -c1-16
 }
 
@@ -304,7 +305,7 @@ deb_check() {
 	echo "# deb: build and lintian took $((SECONDS - t)) s"
 
 	t=$SECONDS
-	if ! res "bookworm test chroot with headers for $krels (cached, key $(deb_chroot_key))" deb_chroot; then
+	if ! res "bookworm test chroot with headers for $krels (cached, key $(deb_chroot_key))" "$0" chroot; then
 		echo "not ok - Debian packages: no test chroot"
 		return 1
 	fi
