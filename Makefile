@@ -10,6 +10,8 @@
 #   make check-debug        the reliability lane alone
 #   make demo               boot a VM, load memwalk, show the client at work
 #   make bench              memwalk against pagemap/kpageflags/PAGEMAP_SCAN
+#   make deb                the Debian packages memwalk-dkms, memwalk-client
+#                           (debian/) into out/deb/
 #   make install | dkms-install | clean
 VERSION  := 0.1.0
 KVER     ?=
@@ -22,7 +24,7 @@ KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
 SCRIPTS := $(CURDIR)/scripts
 
 .PHONY: all module client selftests setup check check-debug bench demo install dkms-install \
-	dkms-uninstall clean
+	dkms-uninstall deb clean
 
 all: module client selftests
 
@@ -73,6 +75,11 @@ dkms-install:
 dkms-uninstall:
 	-dkms remove -m memwalk -v $(VERSION) --all
 	rm -rf /usr/src/memwalk-$(VERSION)
+
+# With dpkg-buildpackage on a copy of the tree; debian/changelog's top entry
+# must be VERSION (debian/rules checks it, and dkms.conf's).
+deb:
+	$(SCRIPTS)/deb.sh build
 
 clean:
 	-test -d $(KDIR) && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

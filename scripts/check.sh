@@ -199,6 +199,20 @@ else
 	say "ok - dkms # SKIP needs root and dkms"
 fi
 
+# --- Debian packages -------------------------------------------------------
+# make deb, lintian, then apt install / purge / reinstall in throw-away
+# overlays of a cached bookworm chroot with the 6.1 and 6.12 headers, and the
+# module DKMS built there for 6.1 in the 6.1 VM (scripts/deb.sh).
+if [ -n "$lines" ] && [ "$(id -u)" = 0 ]; then
+	say "# Debian packages"
+	deb_nok=$(grep -Ec '^(\[[^]]*\] )?not ok' "$log")
+	"$MW_TOP/scripts/deb.sh" check 2>>"$log" | tee -a "$log"
+	[ "${PIPESTATUS[0]}" = 0 ] || [ "$(grep -Ec '^(\[[^]]*\] )?not ok' "$log")" -gt "$deb_nok" ] ||
+		say "not ok - Debian packages: scripts/deb.sh stopped without a result (see $log)"
+else
+	say "ok - Debian packages # SKIP needs root (chroot, overlay mounts)"
+fi
+
 # --- summary -------------------------------------------------------------
 res='^(\[[^]]*\] )?(ok|not ok)( [0-9]+)? '
 skipped=$(grep -Ec "$res.*# (SKIP|skip)" "$log")

@@ -111,6 +111,21 @@ kernel_image() {
 	touch "$dir/.done"
 }
 
+# make deb and its test in make check: Debian's packaging tools, and the
+# bookworm chroot the packages are installed into (cached, see scripts/deb.sh).
+deb_packaging() {
+	local want=() p
+	for p in debhelper dh-dkms lintian; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || want+=("$p")
+	done
+	if [ ${#want[@]} != 0 ]; then
+		log "packaging tools: installing ${want[*]}"
+		apt_get update >/dev/null
+		apt_get install --no-install-recommends "${want[@]}" >/dev/null
+	fi
+	"$MW_TOP/scripts/deb.sh" chroot
+}
+
 main() {
 	local t0=$SECONDS line
 	mkdir -p "$MW_CACHE"
@@ -122,6 +137,7 @@ main() {
 	for line in $KLINES; do
 		kernel_image "$line"
 	done
+	deb_packaging
 	log "setup done in $((SECONDS - t0)) s; kernels: $KLINES"
 }
 
