@@ -5,7 +5,7 @@
 #
 #   deb.sh build   make deb: build both packages with dpkg-buildpackage on a
 #                  copy of the tree (the tree stays clean) into out/deb/
-#   deb.sh chroot  make the cached bookworm test chroot (make setup calls it)
+#   deb.sh chroot  make the cached bookworm test chroot (check makes it if missing)
 #   deb.sh check   make check's section: build, lintian, then in overlays of
 #                  the chroot: install (DKMS builds for every kernel line
 #                  with headers), the 6.1 module in the 6.1 VM, purge leaves

@@ -111,8 +111,9 @@ kernel_image() {
 	touch "$dir/.done"
 }
 
-# make deb and its test in make check: Debian's packaging tools, and the
-# bookworm chroot the packages are installed into (cached, see scripts/deb.sh).
+# make deb and its test in make check: Debian's packaging tools.  The
+# bookworm chroot the packages are installed into is made by that test
+# (cached, scripts/deb.sh), so make setup demo does not wait for it.
 deb_packaging() {
 	local want=() p
 	for p in debhelper dh-dkms lintian; do
@@ -123,7 +124,6 @@ deb_packaging() {
 		apt_get update >/dev/null
 		apt_get install --no-install-recommends "${want[@]}" >/dev/null
 	fi
-	"$MW_TOP/scripts/deb.sh" chroot
 }
 
 main() {
