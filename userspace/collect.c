@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "memwalk-client.h"
-#include "snapshot.h"
 
 #define VMA_BUF_SIZE	(256 * 1024)
 #define RUN_BUF_SIZE	(1024 * 1024)
@@ -74,21 +74,6 @@ int mw_pid_error(const char *what, int32_t pid, int err)
 	}
 	mw_err("%s: request for pid %d failed [%s]", what, pid, mw_errno_text(err));
 	return MW_EXIT_FAILURE;
-}
-
-bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid)
-{
-	unsigned long long v = 0;
-	const char *s;
-
-	for (s = arg; *s >= '0' && *s <= '9' && v <= INT32_MAX; s++)
-		v = v * 10 + (*s - '0');
-	if (!*arg || *s || v == 0 || v > INT32_MAX) {
-		mw_err("%s: bad PID '%s': expected a positive decimal number", cmd, arg);
-		return false;
-	}
-	*pid = (int32_t)v;
-	return true;
 }
 
 /* /proc/PID/comm, without its newline; "?" if it cannot be read. */

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "names.h"
+#include "snapjson.h"
+#include "summary.h"
 
 enum change {
 	CH_FAULTED_IN,
@@ -451,7 +453,8 @@ static int diff_run(const struct mw_command *cmd, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct mw_snapshot *a, *b = NULL;
+	struct mw_snapshot *a = NULL, *b = NULL;
+	struct mw_error err;
 	int c, ret;
 
 	opterr = 0;
@@ -472,10 +475,11 @@ static int diff_run(const struct mw_command *cmd, int argc, char **argv)
 	ret = mw_check_args(cmd, argc, argv, 2);
 	if (ret)
 		return ret;
-	a = mw_snapshot_load(argv[optind]);
-	if (a)
-		b = mw_snapshot_load(argv[optind + 1]);
-	ret = a && b ? diff_snapshots(a, b) : MW_EXIT_FAILURE;
+	if (mw_snapshot_load(argv[optind], &a, &err) ||
+	    mw_snapshot_load(argv[optind + 1], &b, &err))
+		ret = mw_report(&err);
+	else
+		ret = diff_snapshots(a, b);
 	mw_snapshot_free(a);
 	mw_snapshot_free(b);
 	return ret;

@@ -15,8 +15,8 @@
 
 #include <linux/memwalk.h>
 
-#define MEMWALK_CLIENT_VERSION	"0.1.0"
-#define MW_PROG			"memwalk-client"
+#include "error.h"
+#include "version.h"
 
 /* Exit statuses, documented in memwalk-client(1). */
 enum {
@@ -45,7 +45,8 @@ struct mw_command {
 /* common.c */
 void mw_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *mw_errno_text(int err);
+/* Print @e's message; returns the exit status it stands for. */
+int mw_report(const struct mw_error *e);
 void mw_check_uapi(const char *source, uint32_t uapi_version);
 int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 			 bool *json);
@@ -53,6 +54,8 @@ void mw_bad_option(const struct mw_command *cmd, char **argv);
 int mw_check_args(const struct mw_command *cmd, int argc, char **argv,
 		  int want);
 int mw_not_implemented(const struct mw_command *cmd);
+/* Parse a PID argument; prints the error. */
+bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid);
 
 /* device.c */
 const char *mw_device_path(void);

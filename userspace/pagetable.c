@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "memwalk-client.h"
 #include "print.h"
-#include "snapshot.h"
+#include "snapjson.h"
+#include "view.h"
 
 static void usage(const struct mw_command *cmd)
 {

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "view.h"
 
 #define X86_PFN_MASK		0x000ffffffffff000ULL
 #define X86_PMD_LEAF_MASK	0x000fffffffe00000ULL

@@ -15,7 +15,10 @@
 #include <strings.h>
 
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "names.h"
+#include "snapjson.h"
+#include "summary.h"
+#include "view.h"
 
 #define CELL_MAX	4200	/* a path (PATH_MAX) and then some */
 

@@ -19,7 +19,7 @@
 #include <netlink/netlink.h>
 
 #include "../evstate.h"
-#include "../print.h"
+#include "print.h"
 
 #define FAMILY		0x1d	/* any id: the client takes the family's */
 #define SEC		1000000000ULL

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "snapjson.h"
 
 #define USER_TOP	0x7ffffffff000ULL
 
@@ -47,9 +47,10 @@ int mw_device_open(int *fdp)
 		return MW_EXIT_UNAVAILABLE;
 	}
 	if (!fake) {
-		fake = mw_snapshot_load(path);
-		if (!fake)
-			return MW_EXIT_FAILURE;
+		struct mw_error err;
+
+		if (mw_snapshot_load(path, &fake, &err))
+			return mw_report(&err);
 	}
 	*fdp = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	return *fdp < 0 ? MW_EXIT_FAILURE : MW_EXIT_OK;
