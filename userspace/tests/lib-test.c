@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The library's error returns, for host-tests.sh: each check calls a
+ * libmemwalk function on a case that must fail (or succeed) and compares
+ * the return value and the message it leaves in struct mw_error.  The
+ * library must not print: host-tests.sh checks that stderr stays empty.
+ *
+ *   lib-test DATA_DIR TMP_DIR   prints one line per failed check;
+ *                               exit 0 if all passed
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "error.h"
+#include "snapjson.h"
+
+static int failed;
+static const char *data_dir, *tmp_dir;
+
+static void __attribute__((format(printf, 2, 3)))
+check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok)
+		return;
+	failed++;
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* @ret is @code and @e says @code and holds @text. */
+static void check_error(const char *what, int ret, int code,
+			const struct mw_error *e, const char *text)
+{
+	check(ret == code, "%s: returned %d, expected %d", what, ret, code);
+	check(e->code == code, "%s: error code %d, expected %d", what, e->code, code);
+	check(strstr(e->msg, text) != NULL, "%s: message '%s' lacks '%s'", what,
+	      e->msg, text);
+}
+
+static char *path_of(const char *dir, const char *name)
+{
+	static char buf[4][4096];
+	static unsigned int i;
+	char *p = buf[i++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", dir, name);
+	return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (!fp || fputs(text, fp) < 0 || fclose(fp)) {
+		printf("FAIL: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+static void test_load(void)
+{
+	struct mw_snapshot *snap = (void *)1;
+	struct mw_error e = { 0 };
+	char *p;
+	int ret;
+
+	p = path_of(tmp_dir, "no-such.json");
+	ret = mw_snapshot_load(p, &snap, &e);
+	check_error("load of a missing file", ret, -ENOENT, &e,
+		    "[ENOENT: No such file or directory]");
+	check(snap == NULL, "load of a missing file: snapshot not NULL");
+
+	p = path_of(tmp_dir, "bad.json");
+	write_file(p, "{\n  \"schema_version\": 1,,\n}\n");
+	ret = mw_snapshot_load(p, &snap, &e);
+	check_error("load of bad JSON", ret, -EINVAL, &e, "bad.json:2:");
+	check(!e.unavailable, "load of bad JSON: says unavailable");
+
+	p = path_of(tmp_dir, "newer.json");
+	write_file(p, "{\"schema_version\": 2}\n");
+	ret = mw_snapshot_load(p, &snap, &e);
+	check_error("load of a newer schema", ret, -EINVAL, &e,
+		    "schema_version: version 2 is newer than this client reads");
+
+	ret = mw_snapshot_load(path_of(data_dir, "cow-before.json"), &snap, &e);
+	check(ret == 0 && snap, "load of cow-before.json: %d %s", ret, e.msg);
+	mw_snapshot_free(snap);
+}
+
+static void test_diff(void)
+{
+	struct mw_snapshot *a = NULL, *b = NULL;
+	struct mw_error e = { 0 };
+	struct mw_diff d;
+	int ret;
+
+	if (mw_snapshot_load(path_of(data_dir, "cow-before.json"), &a, &e) ||
+	    mw_snapshot_load(path_of(data_dir, "cow-after.json"), &b, &e)) {
+		check(false, "diff: cannot load the fixtures: %s", e.msg);
+		goto out;
+	}
+	ret = mw_diff(a, a, &d, &e);
+	check(ret == 0 && mw_diff_empty(&d), "diff of a snapshot with itself: not empty");
+	mw_diff_free(&d);
+
+	ret = mw_diff(a, b, &d, &e);
+	check(ret == 0 && d.changes[MW_CH_COW_BROKEN].pages > 0,
+	      "diff cow-before cow-after: no COW broken");
+	check(!strcmp(mw_change_name(MW_CH_COW_BROKEN), "COW broken"),
+	      "mw_change_name(MW_CH_COW_BROKEN) is '%s'",
+	      mw_change_name(MW_CH_COW_BROKEN));
+	mw_diff_free(&d);
+
+	b->page_size *= 2;
+	ret = mw_diff(a, b, &d, &e);
+	check_error("diff of different page sizes", ret, -EINVAL, &e,
+		    "the snapshots have different page sizes (4096 and 8192)");
+	mw_diff_free(&d);
+out:
+	mw_snapshot_free(a);
+	mw_snapshot_free(b);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: lib-test DATA_DIR TMP_DIR\n");
+		return 2;
+	}
+	data_dir = argv[1];
+	tmp_dir = argv[2];
+	test_load();
+	test_diff();
+	return failed ? 1 : 0;
+}
