@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "device.h"
 #include "memwalk-client.h"
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -37,6 +38,16 @@ int mw_report(const struct mw_error *e)
 {
 	mw_err("%s", e->msg);
 	return e->unavailable ? MW_EXIT_UNAVAILABLE : MW_EXIT_FAILURE;
+}
+
+int mw_open_device(struct mw_device **devp)
+{
+	struct mw_error err;
+
+	if (mw_device_open(devp, &err))
+		return mw_report(&err);
+	mw_check_uapi("module", (*devp)->info.uapi_version);
+	return MW_EXIT_OK;
 }
 
 void mw_check_uapi(const char *source, uint32_t uapi_version)

@@ -57,11 +57,12 @@ int mw_not_implemented(const struct mw_command *cmd);
 /* Parse a PID argument; prints the error. */
 bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid);
 
-/* device.c */
-const char *mw_device_path(void);
-int mw_device_open(int *fdp);
-int mw_device_info(int fd, struct memwalk_info *info);
-int mw_device_ioctl(int fd, unsigned long request, void *arg);
+/*
+ * Open the device (lib/device.h) for a command: on failure say why and
+ * return the exit status; warn about a module of another uapi version.
+ */
+struct mw_device;
+int mw_open_device(struct mw_device **devp);
 
 /* genl.c */
 struct nl_sock;

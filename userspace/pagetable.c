@@ -108,6 +108,8 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	struct mw_collect_opts opts = { 0 };
 	struct mw_view view = { 0 };
 	struct mw_snapshot *snap;
+	struct mw_device *dev;
+	struct mw_error err;
 	const char *range = NULL, *save = NULL;
 	int c, ret;
 
@@ -151,9 +153,13 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	    !mw_view_setup(&view, cmd->name))
 		return MW_EXIT_FAILURE;
 
-	ret = mw_collect(&opts, &snap);
+	ret = mw_open_device(&dev);
 	if (ret)
 		return ret;
+	ret = mw_collect(dev, &opts, &snap, &err);
+	mw_device_close(dev);
+	if (ret)
+		return mw_report(&err);
 	if (save)
 		ret = save_json(snap, save);
 	if (!ret)

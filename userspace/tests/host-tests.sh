@@ -761,7 +761,10 @@ fake_pfn_lists() {
 	run env MW_FAKE_UAPI=1 MW_FAKE_TELL_LISTS=1 MW_FAKE_SNAPSHOT="$DATA/scattered.json" \
 		"$FAKE_CLIENT" $$ "$@" --pages -n
 	expect_rc 0 || return 1
-	[ ! -s "$tmp/err" ] || fail "PFNs listed for a module without lists" || return 1
+	# The fake goes through the client's own MEMWALK_IOC_INFO check, which
+	# warns about the older module; nothing else may be said.
+	! grep -v "warning: module reports memwalk uapi version 1" "$tmp/err" |
+		grep -q . || fail "PFNs listed for a module without lists" || return 1
 	mv "$tmp/out" "$tmp/plain"
 	run env MW_FAKE_TELL_LISTS=1 MW_FAKE_SNAPSHOT="$DATA/scattered.json" \
 		"$FAKE_CLIENT" $$ "$@" --pages -n

@@ -4,6 +4,7 @@
  * libmemwalk function on a case that must fail (or succeed) and compares
  * the return value and the message it leaves in struct mw_error.  The
  * library must not print: host-tests.sh checks that stderr stays empty.
+ * The device is tests/fake-device.c, driven by its MW_FAKE_* variables.
  *
  *   lib-test DATA_DIR TMP_DIR   prints one line per failed check;
  *                               exit 0 if all passed
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect.h"
+#include "device.h"
 #include "diff.h"
 #include "error.h"
 #include "snapjson.h"
@@ -130,6 +133,74 @@ out:
 	mw_snapshot_free(b);
 }
 
+static void test_device(void)
+{
+	struct mw_snapshot *s1 = NULL, *s2 = NULL;
+	struct mw_collect_opts opts = { .pid = 4242 };
+	struct memwalk_translate t;
+	struct mw_device *dev = NULL;
+	struct mw_error e = { 0 };
+	size_t vma_len;
+	int ret;
+
+	unsetenv("MW_FAKE_SNAPSHOT");
+	ret = mw_device_open(&dev, &e);
+	check_error("open without the module", ret, -ENOENT, &e,
+		    "memwalk module not loaded: run 'modprobe memwalk'");
+	check(e.unavailable && !dev, "open without the module: not unavailable");
+
+	setenv("MW_FAKE_SNAPSHOT", path_of(data_dir, "cow-before.json"), 1);
+	ret = mw_device_open(&dev, &e);
+	check(ret == 0 && dev && dev->info.page_shift == 12,
+	      "open of the fake device: %d %s", ret, e.msg);
+	if (ret)
+		return;
+
+	/* One handle, two snapshots: the grown buffers are kept. */
+	setenv("MW_FAKE_MIN_BUF", "600000", 1);
+	ret = mw_collect(dev, &opts, &s1, &e);
+	check(ret == 0 && s1, "first snapshot: %d %s", ret, e.msg);
+	vma_len = dev->vma_len;
+	check(vma_len >= 600000, "first snapshot: VMA buffer of %zu bytes", vma_len);
+	ret = mw_collect(dev, &opts, &s2, &e);
+	check(ret == 0 && s2, "second snapshot: %d %s", ret, e.msg);
+	check(dev->vma_len == vma_len, "second snapshot: buffer not kept");
+	check(s1 && s2 && s1->nr_vmas == s2->nr_vmas && s1->nr_vmas > 0,
+	      "the two snapshots differ");
+	unsetenv("MW_FAKE_MIN_BUF");
+	mw_snapshot_free(s2);
+
+	setenv("MW_FAKE_ERRNO", "EPERM", 1);
+	ret = mw_collect(dev, &opts, &s2, &e);
+	check_error("snapshot refused", ret, -EPERM, &e,
+		    "snapshot: permission denied reading the page tables of pid 4242: need root (CAP_SYS_ADMIN) [EPERM: ");
+	check(e.unavailable && !s2, "snapshot refused: not unavailable");
+	setenv("MW_FAKE_ERRNO", "ESRCH", 1);
+	ret = mw_translate(dev, 4242, 0x1000, &t, &e);
+	check_error("translate of a gone process", ret, -ESRCH, &e,
+		    "translate: no such process, or it has no user address space");
+	check(!e.unavailable, "translate of a gone process: unavailable");
+	unsetenv("MW_FAKE_ERRNO");
+	mw_device_close(dev);
+
+	/* The features are read once, at open. */
+	setenv("MW_FAKE_FEATURES", "0", 1);
+	ret = mw_device_open(&dev, &e);
+	check(ret == 0, "open of a module without features: %d %s", ret, e.msg);
+	if (!ret) {
+		ret = mw_collect(dev, &opts, &s2, &e);
+		check_error("snapshot without the feature", ret, -EOPNOTSUPP, &e,
+			    "cannot take snapshots: it lacks the 'snapshot' feature");
+		ret = mw_translate(dev, 4242, 0x1000, &t, &e);
+		check_error("translate without the feature", ret, -EOPNOTSUPP, &e,
+			    "cannot translate: it lacks the 'snapshot' feature");
+		mw_device_close(dev);
+	}
+	unsetenv("MW_FAKE_FEATURES");
+	mw_snapshot_free(s1);
+	mw_snapshot_free(s2);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -140,5 +211,6 @@ int main(int argc, char **argv)
 	tmp_dir = argv[2];
 	test_load();
 	test_diff();
+	test_device();
 	return failed ? 1 : 0;
 }
