@@ -30,12 +30,11 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include <netlink/genl/ctrl.h>
-#include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "evstate.h"
+#include "evprint.h"
+#include "genl.h"
 #include "memwalk-client.h"
 #include "print.h"
 
@@ -379,76 +378,42 @@ static bool read_replay(struct ev_run *r)
 
 /* ---- setup ------------------------------------------------------------------------------ */
 
+/* Subscribe @s to @group of @family; on failure say why, return the exit status. */
 static int join(struct ev_sock *s, const char *family, const char *group,
 		struct nl_sock *resolver)
 {
-	int id, err, bufsize = RCVBUF_BYTES;
+	struct mw_error err;
 
-	id = genl_ctrl_resolve_grp(resolver, family, group);
-	if (id < 0) {
-		mw_err("generic netlink family \"%s\" has no multicast group \"%s\" [%s]",
-		       family, group, nl_geterror(id));
-		return MW_EXIT_FAILURE;
-	}
-	s->sk = nl_socket_alloc();
-	if (!s->sk) {
-		mw_err("cannot allocate a netlink socket");
-		return MW_EXIT_FAILURE;
-	}
-	nl_socket_disable_seq_check(s->sk);
-	err = nl_connect(s->sk, NETLINK_GENERIC);
-	if (err < 0) {
-		mw_err("cannot open a generic netlink socket [%s]", nl_geterror(err));
-		return MW_EXIT_FAILURE;
-	}
+	if (mw_genl_join(resolver, family, group, RCVBUF_BYTES, &s->sk, &err))
+		return mw_report(&err);
 	s->fd = nl_socket_get_fd(s->sk);
-	/* Root may go past rmem_max; others get what they get. */
-	if (setsockopt(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsize, sizeof(bufsize)))
-		setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
-	if (setsockopt(s->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &id, sizeof(id))) {
-		err = errno;
-		if (err == EPERM || err == EACCES) {
-			mw_err("permission denied subscribing to the \"%s\" events of generic netlink family \"%s\": need root (CAP_SYS_ADMIN) [%s]",
-			       group, family, mw_errno_text(err));
-			return MW_EXIT_UNAVAILABLE;
-		}
-		mw_err("cannot subscribe to the \"%s\" events of generic netlink family \"%s\" [%s]",
-		       group, family, mw_errno_text(err));
-		return MW_EXIT_FAILURE;
-	}
 	s->joined = true;
-	return MW_EXIT_OK;
-}
-
-static int status_cb(struct nl_msg *msg, void *arg)
-{
-	struct mw_status *st = arg;
-	const char *why;
-
-	if (mw_status_parse(nlmsg_hdr(msg), st, &why)) {
-		mw_err("malformed GET_STATUS reply: %s", why);
-		return MW_EXIT_FAILURE;
-	}
 	return MW_EXIT_OK;
 }
 
 /* GET_STATUS into @st; false (said why) if it failed. */
 static bool get_status(struct ev_run *r, struct mw_status *st)
 {
-	return r->have_genl &&
-	       mw_genl_do(&r->genl, MEMWALK_CMD_GET_STATUS,
-			  "MEMWALK_CMD_GET_STATUS", status_cb, st) == MW_EXIT_OK;
+	struct mw_error err;
+
+	if (!r->have_genl)
+		return false;
+	if (mw_genl_get_status(&r->genl, st, &err)) {
+		mw_report(&err);
+		return false;
+	}
+	return true;
 }
 
 static int setup_netlink(struct ev_run *r, struct mw_status *st)
 {
 	const bool need_reclaim = r->opts->groups[MW_GRP_RECLAIM] ||
 				  r->opts->groups[MW_GRP_OOM];
+	struct mw_error err;
 	int ret, g;
 
-	ret = mw_genl_open(&r->genl);
-	if (ret)
-		return ret;
+	if (mw_genl_open(&r->genl, &err))
+		return mw_report(&err);
 	r->have_genl = true;
 	r->family = r->genl.family;
 

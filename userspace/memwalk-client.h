@@ -64,18 +64,4 @@ bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid);
 struct mw_device;
 int mw_open_device(struct mw_device **devp);
 
-/* genl.c */
-struct nl_sock;
-struct nl_msg;
-
-struct mw_genl {
-	struct nl_sock *sock;
-	int family;
-};
-
-int mw_genl_open(struct mw_genl *genl);
-void mw_genl_close(struct mw_genl *genl);
-int mw_genl_do(struct mw_genl *genl, uint8_t cmd, const char *what,
-	       int (*parse)(struct nl_msg *msg, void *arg), void *arg);
-
 #endif /* MEMWALK_CLIENT_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client events: what the stream needs remembered.  See evstate.h.
+ * libmemwalk: what the event stream needs remembered.  See evstate.h.
  *
  * The story of an OOM kill is told from a ring of the reclaim events of the
  * last MW_STORY_WINDOW_NS: every kswapd run and direct or memcg reclaim stall,
