@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * memwalk-client: shared declarations.
+ * memwalk-client: the client's own layer, over libmemwalk (lib/).
  *
- * Each subcommand lives in its own file and registers itself with
- * MW_COMMAND(); main.c finds the registered commands through the linker
- * section "mw_commands" (the way batctl does), so adding a command is adding
- * a file (and its object to the Makefile).
+ * The library does the work and returns errors (lib/error.h); the client
+ * parses options, prints, and turns errors into messages and exit
+ * statuses.  Each command is one file in cmd/ and registers itself with
+ * MW_COMMAND() in the one command table, the linker section "mw_commands"
+ * that main.c walks (the way batctl does): adding a command is adding a
+ * file (and its object to the Makefile, whose order help follows).
  */
 #ifndef MEMWALK_CLIENT_H
 #define MEMWALK_CLIENT_H

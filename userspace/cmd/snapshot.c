@@ -94,7 +94,7 @@ static int save_json(const struct mw_snapshot *snap, const char *path)
 	return MW_EXIT_OK;
 }
 
-static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
+static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "range", required_argument, NULL, 'r' },
@@ -168,9 +168,9 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	return ret;
 }
 
-MW_COMMAND(pagetable,
+MW_COMMAND(snapshot,
 	.name = "PID",
 	.args = "[OPTIONS]",
 	.help = "snapshot the VMAs and page tables of process PID",
 	.flags = MW_CMD_PID,
-	.run = pagetable_run);
+	.run = snapshot_run);
