@@ -264,29 +264,9 @@ static void handle_ctrl(struct ev_run *r, const void *buf, size_t len)
 	const struct nlmsghdr *nlh = buf;
 	int left = len;
 
-	for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
-		const struct genlmsghdr *g = NLMSG_DATA(nlh);
-		const struct nlattr *a;
-		int alen;
-
-		if (nlh->nlmsg_type != GENL_ID_CTRL ||
-		    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) ||
-		    g->cmd != CTRL_CMD_DELFAMILY)
-			continue;
-		a = (const void *)((const char *)g + GENL_HDRLEN);
-		alen = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-		for (; alen >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= alen;
-		     alen -= NLA_ALIGN(a->nla_len),
-		     a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len))) {
-			const char *name = (const char *)a + NLA_HDRLEN;
-			size_t nlen = a->nla_len - NLA_HDRLEN;
-
-			if (a->nla_type == CTRL_ATTR_FAMILY_NAME &&
-			    strnlen(name, nlen) < nlen &&
-			    !strcmp(name, MEMWALK_GENL_NAME))
-				r->family_gone = true;
-		}
-	}
+	for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left))
+		if (mw_genl_family_deleted(nlh, MEMWALK_GENL_NAME))
+			r->family_gone = true;
 }
 
 /* Read what @s has without blocking; false on a fatal error. */

@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include <netlink/genl/ctrl.h>
@@ -169,6 +171,28 @@ int mw_genl_get_status(struct mw_genl *genl, struct mw_status *st,
 {
 	return mw_genl_do(genl, MEMWALK_CMD_GET_STATUS, "MEMWALK_CMD_GET_STATUS",
 			  parse_status, st, err);
+}
+
+/* Of a CTRL_CMD_DELFAMILY notification, only the name is read. */
+static const struct nla_policy ctrl_policy[CTRL_ATTR_MAX + 1] = {
+	[CTRL_ATTR_FAMILY_NAME]	= { .type = NLA_STRING },
+};
+
+bool mw_genl_family_deleted(const struct nlmsghdr *nlh, const char *family)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	const struct genlmsghdr *g;
+
+	if (nlh->nlmsg_type != GENL_ID_CTRL ||
+	    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+		return false;
+	g = NLMSG_DATA(nlh);
+	/* genlmsg_parse() takes a non-const header; it only reads it. */
+	if (g->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, CTRL_ATTR_MAX, ctrl_policy) < 0)
+		return false;
+	return tb[CTRL_ATTR_FAMILY_NAME] &&
+	       !strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), family);
 }
 
 int mw_genl_join(struct nl_sock *resolver, const char *family,

@@ -6,6 +6,7 @@
 #ifndef MEMWALK_GENL_H
 #define MEMWALK_GENL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -13,6 +14,7 @@
 
 struct nl_sock;
 struct nl_msg;
+struct nlmsghdr;
 
 struct mw_genl {
 	struct nl_sock *sock;
@@ -50,5 +52,11 @@ int mw_genl_get_status(struct mw_genl *genl, struct mw_status *st,
 int mw_genl_join(struct nl_sock *resolver, const char *family,
 		 const char *group, int rcvbuf, struct nl_sock **skp,
 		 struct mw_error *err);
+
+/*
+ * Whether @nlh, received on nlctrl's "notify" group, says that family
+ * @family was unregistered (CTRL_CMD_DELFAMILY): the module was unloaded.
+ */
+bool mw_genl_family_deleted(const struct nlmsghdr *nlh, const char *family);
 
 #endif /* MEMWALK_GENL_H */

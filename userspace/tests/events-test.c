@@ -18,7 +18,10 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
+#include <linux/genetlink.h>
+
 #include "evprint.h"
+#include "genl.h"
 #include "print.h"
 
 #define FAMILY		0x1d	/* any id: the client takes the family's */
@@ -364,6 +367,20 @@ static void test_parse(void)
 	nlmsg_put(m, 0, 0, FAMILY, 2, 0);
 	check(parse_msg(m, &ev, &why) == -1, "message without genlmsghdr accepted");
 	nlmsg_free(m);
+
+	/* nlctrl's word that a family went (the module was unloaded), or came. */
+	for (i = 0; i < 2; i++) {
+		m = nlmsg_alloc();
+		genlmsg_put(m, 0, 0, GENL_ID_CTRL, 0, 0,
+			    i ? CTRL_CMD_NEWFAMILY : CTRL_CMD_DELFAMILY, 2);
+		nla_put_u16(m, CTRL_ATTR_FAMILY_ID, FAMILY);
+		nla_put_string(m, CTRL_ATTR_FAMILY_NAME, MEMWALK_GENL_NAME);
+		check(mw_genl_family_deleted(nlmsg_hdr(m), MEMWALK_GENL_NAME) == !i,
+		      "CTRL_CMD_%sFAMILY misread", i ? "NEW" : "DEL");
+		check(!mw_genl_family_deleted(nlmsg_hdr(m), "nlctrl"),
+		      "another family's CTRL_CMD_%sFAMILY taken for ours", i ? "NEW" : "DEL");
+		nlmsg_free(m);
+	}
 }
 
 static void test_status(void)

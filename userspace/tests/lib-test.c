@@ -14,11 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <netlink/genl/genl.h>
+#include <netlink/socket.h>
 
 #include "collect.h"
 #include "device.h"
 #include "diff.h"
 #include "error.h"
+#include "genl.h"
 #include "snapjson.h"
 
 static int failed;
@@ -201,6 +206,37 @@ static void test_device(void)
 	mw_snapshot_free(s2);
 }
 
+/* The family is not registered here (host-tests.sh runs without the module). */
+static void test_genl(void)
+{
+	struct mw_genl genl = { 0 };
+	struct mw_error e = { 0 };
+	struct nl_sock *resolver, *sk = NULL;
+	int ret;
+
+	if (access("/sys/module/memwalk", F_OK) == 0)
+		return;
+	ret = mw_genl_open(&genl, &e);
+	check_error("netlink without the family", ret, -ENOENT, &e,
+		    "memwalk module not loaded: run 'modprobe memwalk' [generic netlink family \"memwalk\" not found]");
+	check(e.unavailable && !genl.sock, "netlink without the family: not unavailable");
+
+	resolver = nl_socket_alloc();
+	if (!resolver || genl_connect(resolver) < 0) {
+		check(false, "cannot open a generic netlink socket");
+		nl_socket_free(resolver);
+		return;
+	}
+	ret = mw_genl_join(resolver, "nlctrl", "no-such-group", 4096, &sk, &e);
+	check_error("join of a group that does not exist", ret, -ENOENT, &e,
+		    "generic netlink family \"nlctrl\" has no multicast group \"no-such-group\"");
+	check(!sk, "join of a group that does not exist: a socket");
+	ret = mw_genl_join(resolver, "nlctrl", "notify", 4096, &sk, &e);
+	check(ret == 0 && sk, "join of nlctrl notify: %d %s", ret, e.msg);
+	nl_socket_free(sk);
+	nl_socket_free(resolver);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -212,5 +248,6 @@ int main(int argc, char **argv)
 	test_load();
 	test_diff();
 	test_device();
+	test_genl();
 	return failed ? 1 : 0;
 }
