@@ -77,26 +77,34 @@ static int out_of_memory(const struct walk *w)
 			    w->opts->pid);
 }
 
+/* Double @buf (of *@len bytes) up to BUF_MAX; *@len only grows with it. */
+static int grow(void **buf, size_t *len)
+{
+	void *p;
+
+	if (*len >= BUF_MAX)
+		return 0;
+	p = realloc(*buf, *len * 2);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*len *= 2;
+	return 0;
+}
+
+/*
+ * ENOSPC: both buffers doubled.  They stay with the device for the next
+ * snapshot, so a length never says more than its buffer holds.
+ */
 static int grow_buffers(struct walk *w)
 {
-	void *v, *r;
+	struct mw_device *dev = w->dev;
 
-	if (w->dev->vma_len >= BUF_MAX && w->dev->run_len >= BUF_MAX) {
+	if (dev->vma_len >= BUF_MAX && dev->run_len >= BUF_MAX)
 		return mw_error_set(w->err, -ENOSPC,
 				    "snapshot of pid %d: a single record does not fit in %d MiB [%s]",
 				    w->opts->pid, BUF_MAX >> 20, mw_errno_text(ENOSPC));
-	}
-	if (w->dev->vma_len < BUF_MAX)
-		w->dev->vma_len *= 2;
-	if (w->dev->run_len < BUF_MAX)
-		w->dev->run_len *= 2;
-	v = realloc(w->dev->vma_buf, w->dev->vma_len);
-	if (v)
-		w->dev->vma_buf = v;
-	r = realloc(w->dev->run_buf, w->dev->run_len);
-	if (r)
-		w->dev->run_buf = r;
-	if (!v || !r)
+	if (grow(&dev->vma_buf, &dev->vma_len) || grow(&dev->run_buf, &dev->run_len))
 		return out_of_memory(w);
 	return 0;
 }
