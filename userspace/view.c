@@ -2,7 +2,7 @@
 /*
  * memwalk-client: the text views of a snapshot, the pmap-like table (one
  * row per VMA) and --pages (one line per page run), with util-linux style
- * column selection (-o) and -n; -J hands over to snapjson.c.
+ * column selection (-o) and -n; -J hands over to lib/snapjson.c.
  *
  * Columns are separated by one space and padded to the widest cell (numbers
  * right-aligned); cells never contain spaces except the Mapping column,

@@ -6,7 +6,7 @@
  * not say its group) and a socket overflow are charged to the right group,
  * and one on nlctrl's "notify" group to see the family go when the module
  * is unloaded.  The reclaim group is also joined for --oom alone: an OOM
- * kill is told with the reclaim that led to it (evstate.c).
+ * kill is told with the reclaim that led to it (lib/evstate.c).
  *
  * MEMWALK_EVENTS_REPLAY=FILE reads the stream from FILE instead of the
  * module (for the host tests; the format is in read_replay()).
@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include <netlink/netlink.h>
