@@ -7,6 +7,7 @@
  * a string's NUL), so that a message from a buggy module is refused, not
  * half-read; see "attributes" below for what needs a loop.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,15 +439,15 @@ int mw_event_parse(const struct nlmsghdr *nlh, struct mw_event *ev,
 	attrs = genl_attrs(nlh, &len, &cmd);
 	if (!attrs) {
 		*why = "message shorter than its generic netlink header";
-		return -1;
+		return -EBADMSG;
 	}
 	if (cmd != MEMWALK_CMD_EVENT) {
 		*why = "not a MEMWALK_CMD_EVENT message";
-		return -1;
+		return -EBADMSG;
 	}
 	if (nla_parse(tb, MEMWALK_A_MAX, attr_head(attrs), len, event_policy) < 0) {
 		*why = "attribute of the wrong size";
-		return -1;
+		return -EBADMSG;
 	}
 	switch (for_each_nest(attrs, len, MEMWALK_A_EVENT_NODE, MEMWALK_A_MAX,
 			      &ev->unknown_attrs, event_node, ev)) {
@@ -454,17 +455,17 @@ int mw_event_parse(const struct nlmsghdr *nlh, struct mw_event *ev,
 		break;
 	case BAD_NEST:
 		*why = "malformed MEMWALK_A_EVENT_NODE";
-		return -1;
+		return -EBADMSG;
 	default:
 		*why = "malformed attributes";
-		return -1;
+		return -EBADMSG;
 	}
 	for (type = 0; type <= MEMWALK_A_MAX; type++)
 		if (tb[type] && event_policy[type].type != NLA_UNSPEC)
 			ev->has |= MW_HAS(type);
 	if (!(ev->has & MW_HAS(MEMWALK_A_EVENT_TYPE))) {
 		*why = "no MEMWALK_A_EVENT_TYPE";
-		return -1;
+		return -EBADMSG;
 	}
 	ev->type = U32(tb, MEMWALK_A_EVENT_TYPE);
 	ev->seq = U64(tb, MEMWALK_A_EVENT_SEQ);
@@ -663,19 +664,19 @@ int mw_status_parse(const struct nlmsghdr *nlh, struct mw_status *st,
 	attrs = genl_attrs(nlh, &len, &cmd);
 	if (!attrs) {
 		*why = "message shorter than its generic netlink header";
-		return -1;
+		return -EBADMSG;
 	}
 	if (cmd != MEMWALK_CMD_GET_STATUS) {
 		*why = "not a MEMWALK_CMD_GET_STATUS reply";
-		return -1;
+		return -EBADMSG;
 	}
 	if (nla_parse(tb, MEMWALK_A_MAX, attr_head(attrs), len, status_policy) < 0) {
 		*why = "attribute of the wrong size";
-		return -1;
+		return -EBADMSG;
 	}
 	if (for_each_nest(attrs, len, ANY_TYPE, MEMWALK_A_MAX, NULL, status_nest, &c)) {
 		*why = c.why;
-		return -1;
+		return -EBADMSG;
 	}
 	for (type = 0; type <= MEMWALK_A_MAX; type++)
 		if (tb[type] && status_policy[type].type != NLA_UNSPEC)

@@ -131,8 +131,8 @@ struct mw_event {
 };
 
 /*
- * Parse one generic netlink message of the family.  Returns 0, or -1 with
- * a reason in @why (static text) for a message that is not a well-formed
+ * Parse one generic netlink message of the family.  Returns 0, or -EBADMSG
+ * with a reason in @why (static text) for a message that is not a well-formed
  * event: not MEMWALK_CMD_EVENT, an attribute of the wrong size, a string
  * without its NUL, no MEMWALK_A_EVENT_TYPE.  Unknown attributes are
  * counted and skipped.

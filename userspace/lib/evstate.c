@@ -6,6 +6,7 @@
  * last MW_STORY_WINDOW_NS: every kswapd run and direct or memcg reclaim stall,
  * whether or not it was printed (filters only choose what is shown).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,7 @@ int mw_evstate_init(struct mw_evstate *st, uint64_t start_ns)
 	st->start_ns = start_ns;
 	st->window_ns = MW_STORY_WINDOW_NS;
 	st->ring = calloc(MW_RING_MAX, sizeof(*st->ring));
-	return st->ring ? 0 : -1;
+	return st->ring ? 0 : -ENOMEM;
 }
 
 static struct mw_ring_rec *ring_at(struct mw_evstate *st, unsigned int i)

@@ -145,6 +145,7 @@ struct mw_evstate {
 	uint64_t malformed;		/* messages refused by mw_event_parse() */
 };
 
+/* 0, or -ENOMEM. */
 int mw_evstate_init(struct mw_evstate *st, uint64_t start_ns);
 void mw_evstate_free(struct mw_evstate *st);
 
