@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "device.h"
 #include "memwalk-client.h"
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -33,15 +34,20 @@ void mw_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "ENOENT: No such file or directory", for the end of an error message. */
-const char *mw_errno_text(int err)
+int mw_report(const struct mw_error *e)
 {
-	static char buf[128];
-	const char *name = strerrorname_np(err);
+	mw_err("%s", e->msg);
+	return e->unavailable ? MW_EXIT_UNAVAILABLE : MW_EXIT_FAILURE;
+}
 
-	snprintf(buf, sizeof(buf), "%s: %s", name ? name : "errno",
-		 strerror(err));
-	return buf;
+int mw_open_device(struct mw_device **devp)
+{
+	struct mw_error err;
+
+	if (mw_device_open(devp, &err))
+		return mw_report(&err);
+	mw_check_uapi("module", (*devp)->info.uapi_version);
+	return MW_EXIT_OK;
 }
 
 void mw_check_uapi(const char *source, uint32_t uapi_version)
@@ -126,4 +132,19 @@ int mw_not_implemented(const struct mw_command *cmd)
 {
 	mw_err("%s: not implemented yet", cmd->name);
 	return MW_EXIT_FAILURE;
+}
+
+bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid)
+{
+	unsigned long long v = 0;
+	const char *s;
+
+	for (s = arg; *s >= '0' && *s <= '9' && v <= INT32_MAX; s++)
+		v = v * 10 + (*s - '0');
+	if (!*arg || *s || v == 0 || v > INT32_MAX) {
+		mw_err("%s: bad PID '%s': expected a positive decimal number", cmd, arg);
+		return false;
+	}
+	*pid = (int32_t)v;
+	return true;
 }

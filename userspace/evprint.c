@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "evstate.h"
+#include "evprint.h"
 #include "memwalk-client.h"
 #include "print.h"
 

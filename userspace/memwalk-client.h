@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * memwalk-client: shared declarations.
+ * memwalk-client: the client's own layer, over libmemwalk (lib/).
  *
- * Each subcommand lives in its own file and registers itself with
- * MW_COMMAND(); main.c finds the registered commands through the linker
- * section "mw_commands" (the way batctl does), so adding a command is adding
- * a file (and its object to the Makefile).
+ * The library does the work and returns errors (lib/error.h); the client
+ * parses options, prints, and turns errors into messages and exit
+ * statuses.  Each command is one file in cmd/ and registers itself with
+ * MW_COMMAND() in the one command table, the linker section "mw_commands"
+ * that main.c walks (the way batctl does): adding a command is adding a
+ * file (and its object to the Makefile, whose order help follows).
  */
 #ifndef MEMWALK_CLIENT_H
 #define MEMWALK_CLIENT_H
@@ -15,8 +17,8 @@
 
 #include <linux/memwalk.h>
 
-#define MEMWALK_CLIENT_VERSION	"0.1.0"
-#define MW_PROG			"memwalk-client"
+#include "error.h"
+#include "version.h"
 
 /* Exit statuses, documented in memwalk-client(1). */
 enum {
@@ -45,7 +47,8 @@ struct mw_command {
 /* common.c */
 void mw_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *mw_errno_text(int err);
+/* Print @e's message; returns the exit status it stands for. */
+int mw_report(const struct mw_error *e);
 void mw_check_uapi(const char *source, uint32_t uapi_version);
 int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 			 bool *json);
@@ -53,25 +56,14 @@ void mw_bad_option(const struct mw_command *cmd, char **argv);
 int mw_check_args(const struct mw_command *cmd, int argc, char **argv,
 		  int want);
 int mw_not_implemented(const struct mw_command *cmd);
+/* Parse a PID argument; prints the error. */
+bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid);
 
-/* device.c */
-const char *mw_device_path(void);
-int mw_device_open(int *fdp);
-int mw_device_info(int fd, struct memwalk_info *info);
-int mw_device_ioctl(int fd, unsigned long request, void *arg);
-
-/* genl.c */
-struct nl_sock;
-struct nl_msg;
-
-struct mw_genl {
-	struct nl_sock *sock;
-	int family;
-};
-
-int mw_genl_open(struct mw_genl *genl);
-void mw_genl_close(struct mw_genl *genl);
-int mw_genl_do(struct mw_genl *genl, uint8_t cmd, const char *what,
-	       int (*parse)(struct nl_msg *msg, void *arg), void *arg);
+/*
+ * Open the device (lib/device.h) for a command: on failure say why and
+ * return the exit status; warn about a module of another uapi version.
+ */
+struct mw_device;
+int mw_open_device(struct mw_device **devp);
 
 #endif /* MEMWALK_CLIENT_H */

@@ -2,7 +2,7 @@
 /*
  * memwalk-client: the text views of a snapshot, the pmap-like table (one
  * row per VMA) and --pages (one line per page run), with util-linux style
- * column selection (-o) and -n; -J hands over to snapjson.c.
+ * column selection (-o) and -n; -J hands over to lib/snapjson.c.
  *
  * Columns are separated by one space and padded to the widest cell (numbers
  * right-aligned); cells never contain spaces except the Mapping column,
@@ -15,7 +15,10 @@
 #include <strings.h>
 
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "names.h"
+#include "snapjson.h"
+#include "summary.h"
+#include "view.h"
 
 #define CELL_MAX	4200	/* a path (PATH_MAX) and then some */
 

@@ -9,6 +9,7 @@
  *   events-test replay FILE        write the scenario as a replay file for
  *                                  memwalk-client events (MEMWALK_EVENTS_REPLAY)
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,8 +19,11 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#include "../evstate.h"
-#include "../print.h"
+#include <linux/genetlink.h>
+
+#include "evprint.h"
+#include "genl.h"
+#include "print.h"
 
 #define FAMILY		0x1d	/* any id: the client takes the family's */
 #define SEC		1000000000ULL
@@ -288,13 +292,15 @@ static void test_parse(void)
 	/* A u32 of the wrong size. */
 	m = ev_new(MEMWALK_EV_KSWAPD_WAKE, 1, T0, MEMWALK_LEG_TRACEPOINT);
 	nla_put_u64(m, MEMWALK_A_EVENT_NID, 1);
-	check(parse_msg(m, &ev, &why) == -1, "8-byte NID accepted");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "8-byte NID accepted");
+	CHECK_STR("attribute of the wrong size", why);
 	nlmsg_free(m);
 
 	/* A string without its NUL. */
 	m = ev_new(MEMWALK_EV_DIRECT_RECLAIM_BEGIN, 1, T0, MEMWALK_LEG_TRACEPOINT);
 	nla_put(m, MEMWALK_A_EVENT_COMM, 3, "hog");
-	check(parse_msg(m, &ev, &why) == -1, "comm without NUL accepted");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "comm without NUL accepted");
+	CHECK_STR("attribute of the wrong size", why);
 	nlmsg_free(m);
 
 	/* A node counter of the wrong size. */
@@ -305,21 +311,44 @@ static void test_parse(void)
 		nla_put_u32(m, MEMWALK_A_NODE_FREE, 5);
 		nla_nest_end(m, nest);
 	}
-	check(parse_msg(m, &ev, &why) == -1, "4-byte node counter accepted");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "4-byte node counter accepted");
+	CHECK_STR("malformed MEMWALK_A_EVENT_NODE", why);
+	nlmsg_free(m);
+
+	/* Bytes after a node's last attribute that are no attribute. */
+	m = ev_new(MEMWALK_EV_LRU_SAMPLE, 1, T0, MEMWALK_LEG_SAMPLER);
+	{
+		struct nlattr *nest = nla_nest_start(m, MEMWALK_A_EVENT_NODE);
+
+		nla_put_u32(m, MEMWALK_A_NODE_ID, 0);
+		memset(nlmsg_reserve(m, 2, 0), 0, 2);
+		nla_nest_end(m, nest);
+	}
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "node with trailing bytes accepted");
+	CHECK_STR("malformed MEMWALK_A_EVENT_NODE", why);
+	nlmsg_free(m);
+
+	/* Bytes after the message's last attribute that are no attribute. */
+	m = ev_new(MEMWALK_EV_KSWAPD_WAKE, 1, T0, MEMWALK_LEG_TRACEPOINT);
+	memset(nlmsg_reserve(m, 2, 0), 0, 2);
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "event with trailing bytes accepted");
+	CHECK_STR("malformed attributes", why);
 	nlmsg_free(m);
 
 	/* No type. */
 	m = nlmsg_alloc();
 	genlmsg_put(m, 0, 0, FAMILY, 0, 0, MEMWALK_CMD_EVENT, 1);
 	nla_put_u64(m, MEMWALK_A_EVENT_SEQ, 1);
-	check(parse_msg(m, &ev, &why) == -1, "event without a type accepted");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "event without a type accepted");
+	CHECK_STR("no MEMWALK_A_EVENT_TYPE", why);
 	nlmsg_free(m);
 
 	/* Another command. */
 	m = nlmsg_alloc();
 	genlmsg_put(m, 0, 0, FAMILY, 0, 0, MEMWALK_CMD_GET_STATUS, 1);
 	nla_put_u32(m, MEMWALK_A_EVENT_TYPE, 2);
-	check(parse_msg(m, &ev, &why) == -1, "GET_STATUS accepted as an event");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "GET_STATUS accepted as an event");
+	CHECK_STR("not a MEMWALK_CMD_EVENT message", why);
 	nlmsg_free(m);
 
 	/* An attribute that runs past the end of the message. */
@@ -330,14 +359,29 @@ static void test_parse(void)
 
 		last->nla_len += 16;	/* TIME_NS/LEG area now claims bytes it lacks */
 	}
-	check(parse_msg(m, &ev, &why) == -1, "attribute overrunning the message accepted");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "attribute overrunning the message accepted");
+	CHECK_STR("malformed attributes", why);
 	nlmsg_free(m);
 
 	/* Shorter than the generic netlink header. */
 	m = nlmsg_alloc();
 	nlmsg_put(m, 0, 0, FAMILY, 2, 0);
-	check(parse_msg(m, &ev, &why) == -1, "message without genlmsghdr accepted");
+	check(parse_msg(m, &ev, &why) == -EBADMSG, "message without genlmsghdr accepted");
 	nlmsg_free(m);
+
+	/* nlctrl's word that a family went (the module was unloaded), or came. */
+	for (i = 0; i < 2; i++) {
+		m = nlmsg_alloc();
+		genlmsg_put(m, 0, 0, GENL_ID_CTRL, 0, 0,
+			    i ? CTRL_CMD_NEWFAMILY : CTRL_CMD_DELFAMILY, 2);
+		nla_put_u16(m, CTRL_ATTR_FAMILY_ID, FAMILY);
+		nla_put_string(m, CTRL_ATTR_FAMILY_NAME, MEMWALK_GENL_NAME);
+		check(mw_genl_family_deleted(nlmsg_hdr(m), MEMWALK_GENL_NAME) == !i,
+		      "CTRL_CMD_%sFAMILY misread", i ? "NEW" : "DEL");
+		check(!mw_genl_family_deleted(nlmsg_hdr(m), "nlctrl"),
+		      "another family's CTRL_CMD_%sFAMILY taken for ours", i ? "NEW" : "DEL");
+		nlmsg_free(m);
+	}
 }
 
 static void test_status(void)
@@ -372,6 +416,41 @@ static void test_status(void)
 	check(!mw_status_group(&st, "nope"), "unknown group found");
 	CHECK_EQ(1, st.nr_probes);
 	CHECK_EQ(-2, st.probes[0].error);
+	nlmsg_free(m);
+
+	/* Malformed replies, each with its reason. */
+	m = nlmsg_alloc();
+	genlmsg_put(m, 0, 0, FAMILY, 0, 0, MEMWALK_CMD_GET_STATUS, 1);
+	nla_put_u64(m, MEMWALK_A_STATUS_PAGE_SIZE, 4096);
+	check(mw_status_parse(nlmsg_hdr(m), &st, &why) == -EBADMSG, "8-byte page size accepted");
+	CHECK_STR("attribute of the wrong size", why);
+	nlmsg_free(m);
+
+	m = nlmsg_alloc();
+	genlmsg_put(m, 0, 0, FAMILY, 0, 0, MEMWALK_CMD_GET_STATUS, 1);
+	nest = nla_nest_start(m, MEMWALK_A_STATUS_GROUP);
+	nla_put_string(m, MEMWALK_A_GROUP_NAME, "oom");
+	nla_nest_end(m, nest);
+	nest = nla_nest_start(m, MEMWALK_A_STATUS_CPU);
+	nla_put_u64(m, MEMWALK_A_CPU_ID, 3);
+	nla_nest_end(m, nest);
+	check(mw_status_parse(nlmsg_hdr(m), &st, &why) == -EBADMSG, "8-byte CPU id accepted");
+	CHECK_STR("malformed MEMWALK_A_STATUS_CPU", why);
+	nlmsg_free(m);
+
+	m = nlmsg_alloc();
+	genlmsg_put(m, 0, 0, FAMILY, 0, 0, MEMWALK_CMD_GET_STATUS, 1);
+	nest = nla_nest_start(m, MEMWALK_A_STATUS_PROBE);
+	nla_put(m, MEMWALK_A_PROBE_NAME, 4, "kswa");
+	nla_nest_end(m, nest);
+	check(mw_status_parse(nlmsg_hdr(m), &st, &why) == -EBADMSG, "probe name without NUL accepted");
+	CHECK_STR("malformed MEMWALK_A_STATUS_PROBE", why);
+	nlmsg_free(m);
+
+	m = nlmsg_alloc();
+	genlmsg_put(m, 0, 0, FAMILY, 0, 0, MEMWALK_CMD_EVENT, 1);
+	check(mw_status_parse(nlmsg_hdr(m), &st, &why) == -EBADMSG, "an event accepted as status");
+	CHECK_STR("not a MEMWALK_CMD_GET_STATUS reply", why);
 	nlmsg_free(m);
 }
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A fake memwalk device for host tests, linked into memwalk-client-fake in
- * place of device.c: it serves the snapshot in $MW_FAKE_SNAPSHOT (a JSON
+ * place of lib/device-sys.c (the system calls): it serves the snapshot in $MW_FAKE_SNAPSHOT (a JSON
  * file) through MEMWALK_IOC_SNAPSHOT and MEMWALK_IOC_TRANSLATE the way
  * uapi/linux/memwalk.h describes them, so that the client's call loop,
  * merging, buffer growth and error paths run without the module.
  *
  *   MW_FAKE_SNAPSHOT=FILE   what to serve; unset: the module is not loaded
+ *                           (open fails with ENOENT)
  *   MW_FAKE_MAX_PAGES=N     at most N pages per call (runs are cut)
  *   MW_FAKE_MIN_BUF=BYTES   ENOSPC while the VMA buffer is smaller
  *   MW_FAKE_ERRNO=NAME      SNAPSHOT and TRANSLATE fail with this errno
@@ -23,8 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "snapjson.h"
 
 #define USER_TOP	0x7ffffffff000ULL
 
@@ -33,26 +35,28 @@ static unsigned int calls, attempt_calls;
 static uint64_t last_start;
 static bool changed_once;
 
-const char *mw_device_path(void)
+int mw_sys_open(const char *path)
 {
-	return "fake";
+	const char *file = getenv("MW_FAKE_SNAPSHOT");
+	struct mw_error err;
+	int fd;
+
+	(void)path;
+	if (!file)
+		return -ENOENT;
+	if (!fake && mw_snapshot_load(file, &fake, &err)) {
+		mw_err("fake device: %s", err.msg);
+		return -EIO;
+	}
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return fd;
 }
 
-int mw_device_open(int *fdp)
+void mw_sys_close(int fd)
 {
-	const char *path = getenv("MW_FAKE_SNAPSHOT");
-
-	if (!path) {
-		mw_err("memwalk module not loaded: run 'modprobe memwalk' [fake: no MW_FAKE_SNAPSHOT]");
-		return MW_EXIT_UNAVAILABLE;
-	}
-	if (!fake) {
-		fake = mw_snapshot_load(path);
-		if (!fake)
-			return MW_EXIT_FAILURE;
-	}
-	*fdp = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	return *fdp < 0 ? MW_EXIT_FAILURE : MW_EXIT_OK;
+	close(fd);
 }
 
 static int fake_info(struct memwalk_info *info)
@@ -70,13 +74,6 @@ static int fake_info(struct memwalk_info *info)
 	snprintf(info->release, sizeof(info->release), "%s", fake->release);
 	snprintf(info->machine, sizeof(info->machine), "%s", fake->machine);
 	return 0;
-}
-
-int mw_device_info(int fd, struct memwalk_info *info)
-{
-	(void)fd;
-	memset(info, 0, sizeof(*info));
-	return fake_info(info);
 }
 
 static int injected_errno(void)
@@ -384,9 +381,8 @@ static int fake_translate(struct memwalk_translate *t)
 	return 0;
 }
 
-int mw_device_ioctl(int fd, unsigned long request, void *arg)
+static int fake_ioctl(unsigned long request, void *arg)
 {
-	(void)fd;
 	switch (request) {
 	case MEMWALK_IOC_INFO:
 		return fake_info(arg);
@@ -397,4 +393,10 @@ int mw_device_ioctl(int fd, unsigned long request, void *arg)
 	default:
 		return fail(ENOTTY);
 	}
+}
+
+int mw_sys_ioctl(int fd, unsigned long request, void *arg)
+{
+	(void)fd;
+	return fake_ioctl(request, arg) < 0 ? -errno : 0;
 }

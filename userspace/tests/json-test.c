@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../json.h"
+#include "json.h"
 
 static void dump_string(const char *s)
 {

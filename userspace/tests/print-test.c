@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../print.h"
+#include "print.h"
 
 int main(int argc, char **argv)
 {

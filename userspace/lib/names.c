@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "snapshot.h"
+#include "names.h"
 
 #define BIT_NAMES(sym, ...)						\
 	static const char *const sym##_table[] = { __VA_ARGS__ };	\

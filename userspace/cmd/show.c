@@ -4,7 +4,8 @@
 #include <stdio.h>
 
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "snapjson.h"
+#include "view.h"
 
 static void usage(const struct mw_command *cmd)
 {
@@ -27,6 +28,7 @@ static int show_run(const struct mw_command *cmd, int argc, char **argv)
 	};
 	struct mw_view view = { 0 };
 	struct mw_snapshot *snap;
+	struct mw_error err;
 	int c, ret;
 
 	opterr = 0;
@@ -48,9 +50,8 @@ static int show_run(const struct mw_command *cmd, int argc, char **argv)
 		return ret;
 	if (!mw_view_setup(&view, cmd->name))
 		return MW_EXIT_FAILURE;
-	snap = mw_snapshot_load(argv[optind]);
-	if (!snap)
-		return MW_EXIT_FAILURE;
+	if (mw_snapshot_load(argv[optind], &snap, &err))
+		return mw_report(&err);
 	mw_view_render(snap, &view);
 	mw_snapshot_free(snap);
 	return MW_EXIT_OK;

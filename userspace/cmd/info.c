@@ -2,8 +2,8 @@
 /* memwalk-client info: what the loaded module is and can do (MEMWALK_IOC_INFO). */
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 
+#include "device.h"
 #include "memwalk-client.h"
 #include "print.h"
 
@@ -38,34 +38,33 @@ static void print_features(uint64_t features)
 
 static int info_run(const struct mw_command *cmd, int argc, char **argv)
 {
-	struct memwalk_info info;
+	const struct memwalk_info *info;
+	struct mw_device *dev;
 	bool json;
-	int fd, ret;
+	int ret;
 
 	ret = mw_parse_output_opts(cmd, argc, argv, &json);
 	if (ret >= 0)
 		return ret;
-	ret = mw_device_open(&fd);
+	ret = mw_open_device(&dev);
 	if (ret)
 		return ret;
-	ret = mw_device_info(fd, &info);
-	close(fd);
-	if (ret)
-		return ret;
+	info = &dev->info;
 
 	print_begin(json);
 	print_string(PRINT_ANY, "module_version", "module version:  %s\n",
-		     info.module_version);
+		     info->module_version);
 	print_uint(PRINT_ANY, "uapi_version", "uapi version:    %" PRIu64 "\n",
-		   info.uapi_version);
-	print_string(PRINT_ANY, "release", "kernel release:  %s\n", info.release);
-	print_string(PRINT_ANY, "machine", "machine:         %s\n", info.machine);
+		   info->uapi_version);
+	print_string(PRINT_ANY, "release", "kernel release:  %s\n", info->release);
+	print_string(PRINT_ANY, "machine", "machine:         %s\n", info->machine);
 	print_uint(PRINT_ANY, "page_size", "page size:       %" PRIu64 "\n",
-		   UINT64_C(1) << info.page_shift);
+		   UINT64_C(1) << info->page_shift);
 	print_uint(PRINT_ANY, "pgtable_levels", "paging levels:   %" PRIu64 "\n",
-		   info.pgtable_levels);
-	print_features(info.features);
+		   info->pgtable_levels);
+	print_features(info->features);
 	print_end();
+	mw_device_close(dev);
 	return MW_EXIT_OK;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client: the JSON form of a snapshot (schema 1, documented in
+ * libmemwalk: the JSON form of a snapshot (schema 1, documented in
  * docs/json-schema.md), written through the print layer and read back with
  * json.c.  Writer and reader sit side by side so that the schema lives in
  * one file.  Schema 1 only grows: no key is ever removed or renamed.
@@ -18,9 +18,10 @@
 #include <string.h>
 
 #include "json.h"
-#include "memwalk-client.h"
+#include "names.h"
 #include "print.h"
-#include "snapshot.h"
+#include "snapjson.h"
+#include "summary.h"
 
 #define MAX_FILE_SIZE	(1ULL << 31)
 
@@ -162,6 +163,7 @@ void mw_snapshot_print_json(const struct mw_snapshot *snap)
 struct reader {
 	const char *file;
 	char where[64];		/* "vmas[3].runs[7]", or "" at the top */
+	struct mw_error *err;
 };
 
 static bool __attribute__((format(printf, 4, 5)))
@@ -180,7 +182,7 @@ fail(const struct reader *rd, const struct json_value *at, const char *key,
 		where[0] = '\0';
 	if (at)
 		snprintf(pos, sizeof(pos), ":%u:%u", at->line, at->column);
-	mw_err("%s%s: %s%s", rd->file, pos, where, msg);
+	mw_error_set(rd->err, -EINVAL, "%s%s: %s%s", rd->file, pos, where, msg);
 	return false;
 }
 
@@ -392,27 +394,31 @@ static bool read_snapshot(struct reader *rd, struct mw_snapshot *snap,
 	return true;
 }
 
-/* The whole of @path ("-": standard input); NULL after saying why. */
-static char *read_file(const char *path, size_t *lenp)
+/* The whole of @path ("-": standard input) into *@textp; 0 or -errno. */
+static int read_file(const char *path, char **textp, size_t *lenp,
+		     struct mw_error *err)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	size_t len = 0, cap = 0, n;
 	char *buf = NULL, *p;
+	int e, ret;
 
 	if (!fp) {
-		mw_err("cannot open %s [%s]", path, mw_errno_text(errno));
-		return NULL;
+		e = errno;
+		return mw_error_set(err, -e, "cannot open %s [%s]", path,
+				    mw_errno_text(e));
 	}
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 64 * 1024;
 			if (cap > MAX_FILE_SIZE) {
-				mw_err("%s: larger than %llu bytes", path, MAX_FILE_SIZE);
+				ret = mw_error_set(err, -EFBIG, "%s: larger than %llu bytes",
+						   path, MAX_FILE_SIZE);
 				goto out_fail;
 			}
 			p = realloc(buf, cap);
 			if (!p) {
-				mw_err("%s: out of memory", path);
+				ret = mw_error_set(err, -ENOMEM, "%s: out of memory", path);
 				goto out_fail;
 			}
 			buf = p;
@@ -422,54 +428,60 @@ static char *read_file(const char *path, size_t *lenp)
 		if (n)
 			continue;
 		if (ferror(fp)) {
-			mw_err("cannot read %s [%s]", path, mw_errno_text(errno));
+			e = errno;
+			ret = mw_error_set(err, e ? -e : -EIO, "cannot read %s [%s]",
+					   path, mw_errno_text(e));
 			goto out_fail;
 		}
 		break;
 	}
 	if (fp != stdin)
 		fclose(fp);
+	*textp = buf;
 	*lenp = len;
-	return buf;
+	return 0;
 
 out_fail:
 	if (fp != stdin)
 		fclose(fp);
 	free(buf);
-	return NULL;
+	return ret;
 }
 
-struct mw_snapshot *mw_snapshot_load(const char *path)
+int mw_snapshot_load(const char *path, struct mw_snapshot **snapp,
+		     struct mw_error *err)
 {
-	struct reader rd = { .file = strcmp(path, "-") ? path : "<stdin>" };
+	struct reader rd = { .file = strcmp(path, "-") ? path : "<stdin>", .err = err };
 	struct mw_snapshot *snap = NULL;
-	struct json_error err;
+	struct json_error jerr;
 	struct json_doc *doc;
-	char msg[256];
-	size_t len;
-	char *text;
+	char msg[256], *text = NULL;
+	size_t len = 0;
+	int ret = 0;
 
-	text = read_file(path, &len);
-	if (!text)
-		return NULL;
-	doc = json_parse(text, len, &err);
+	*snapp = NULL;
+	ret = read_file(path, &text, &len, err);
+	if (ret)
+		return ret;
+	doc = json_parse(text, len, &jerr);
 	free(text);
-	if (!doc) {
-		mw_err("%s:%u:%u: not valid JSON: %s", rd.file, err.line,
-		       err.column, err.message);
-		return NULL;
-	}
+	if (!doc)
+		return mw_error_set(err, -EINVAL, "%s:%u:%u: not valid JSON: %s",
+				    rd.file, jerr.line, jerr.column, jerr.message);
 	snap = mw_snapshot_new();
 	if (!snap) {
-		mw_err("%s: out of memory", rd.file);
+		ret = mw_error_set(err, -ENOMEM, "%s: out of memory", rd.file);
 	} else if (!read_snapshot(&rd, snap, json_root(doc))) {
-		mw_snapshot_free(snap);
-		snap = NULL;
+		ret = -EINVAL;
 	} else if (!mw_snapshot_check(snap, msg, sizeof(msg))) {
-		mw_err("%s: not a valid snapshot: %s", rd.file, msg);
-		mw_snapshot_free(snap);
-		snap = NULL;
+		ret = mw_error_set(err, -EINVAL, "%s: not a valid snapshot: %s",
+				   rd.file, msg);
 	}
 	json_free(doc);
-	return snap;
+	if (ret) {
+		mw_snapshot_free(snap);
+		return ret;
+	}
+	*snapp = snap;
+	return 0;
 }

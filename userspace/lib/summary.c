@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "summary.h"
 
 #define PSS_SHIFT	12
 

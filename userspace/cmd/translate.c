@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "memwalk-client.h"
-#include "snapshot.h"
+#include "view.h"
 
 #define X86_PFN_MASK		0x000ffffffffff000ULL
 #define X86_PMD_LEAF_MASK	0x000fffffffe00000ULL
@@ -208,10 +209,11 @@ static int translate_run(const struct mw_command *cmd, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct memwalk_translate t;
-	struct memwalk_info info;
+	struct mw_device *dev;
+	struct mw_error err;
 	int32_t pid;
 	uint64_t addr;
-	int c, fd, ret;
+	int c, ret;
 
 	opterr = 0;
 	optind = 0;
@@ -236,35 +238,14 @@ static int translate_run(const struct mw_command *cmd, int argc, char **argv)
 	    !parse_addr(cmd->name, argv[optind + 1], &addr))
 		return MW_EXIT_FAILURE;
 
-	ret = mw_device_open(&fd);
+	ret = mw_open_device(&dev);
 	if (ret)
 		return ret;
-	ret = mw_device_info(fd, &info);
-	if (ret)
-		goto out;
-	if (!(info.features & MEMWALK_FEAT_SNAPSHOT)) {
-		mw_err("the memwalk module (version %s) cannot translate: it lacks the 'snapshot' feature; upgrade it",
-		       info.module_version);
-		ret = MW_EXIT_FAILURE;
-		goto out;
-	}
-	memset(&t, 0, sizeof(t));
-	t.size = sizeof(t);
-	t.pid = pid;
-	t.addr = addr;
-	if (mw_device_ioctl(fd, MEMWALK_IOC_TRANSLATE, &t) < 0) {
-		ret = mw_pid_error("translate", pid, errno);
-		goto out;
-	}
-	if (t.nr_levels > MEMWALK_MAX_LEVELS) {
-		mw_err("translate: the module returned %u levels (at most %d)",
-		       t.nr_levels, MEMWALK_MAX_LEVELS);
-		ret = MW_EXIT_FAILURE;
-		goto out;
-	}
-	print_translation(&t, &info, pid);
-out:
-	close(fd);
+	if (mw_translate(dev, pid, addr, &t, &err))
+		ret = mw_report(&err);
+	else
+		print_translation(&t, &dev->info, pid);
+	mw_device_close(dev);
 	return ret;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client: take a snapshot of a live process with MEMWALK_IOC_SNAPSHOT.
+ * libmemwalk: take a snapshot of a live process with MEMWALK_IOC_SNAPSHOT.
  *
  * The kernel fills two buffers per call, VMA records and page runs, and
  * says where it stopped (walk_end); the next call resumes there.  A VMA
@@ -14,6 +14,8 @@
  * Buffers too small for even one record (ENOSPC) are doubled.  The
  * module lists scattered PFNs of pages alike in all else
  * (MEMWALK_SNAP_PFN_LIST): a listed run becomes the runs it stands for.
+ * The buffers belong to the device handle and are kept for the next
+ * snapshot.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "memwalk-client.h"
-#include "snapshot.h"
+#include "collect.h"
+#include "device.h"
+#include "version.h"
 
 #define VMA_BUF_SIZE	(256 * 1024)
 #define RUN_BUF_SIZE	(1024 * 1024)
@@ -33,63 +35,6 @@
 #define MAX_ATTEMPTS	3
 /* start .. flags: the least of a run record this client can use */
 #define RUN_SIZE_MIN	offsetof(struct memwalk_page_run, folio_flags)
-
-/*
- * What an errno from a request about one process means: the one table, as
- * module/snapshot.c, translate.c and target.c return them.
- */
-static const struct {
-	int err;
-	int status;
-	const char *text;	/* %d: the PID */
-} pid_errors[] = {
-	{ ESRCH, MW_EXIT_FAILURE,
-	  "no such process, or it has no user address space (a kernel thread, or exited): %d" },
-	{ EINVAL, MW_EXIT_FAILURE,
-	  "the kernel rejected the request for pid %d: the range or address lies beyond the end of user space, or the request is malformed" },
-	{ EACCES, MW_EXIT_UNAVAILABLE,
-	  "permission denied for pid %d: in lab mode only your own dumpable processes can be read; root reads every process" },
-	{ EPERM, MW_EXIT_UNAVAILABLE,
-	  "permission denied reading the page tables of pid %d: need root (CAP_SYS_ADMIN)" },
-	{ ENOTTY, MW_EXIT_FAILURE,
-	  "the memwalk module does not know this request (pid %d): it is older than this client" },
-	{ E2BIG, MW_EXIT_FAILURE,
-	  "the memwalk module rejected the request size (pid %d): it is older than this client" },
-	{ EINTR, MW_EXIT_FAILURE, "interrupted while reading the page tables of pid %d" },
-	{ ENOMEM, MW_EXIT_FAILURE, "the kernel ran out of memory reading the page tables of pid %d" },
-	{ EFAULT, MW_EXIT_FAILURE, "the kernel could not write the buffers for pid %d (a client bug)" },
-};
-
-int mw_pid_error(const char *what, int32_t pid, int err)
-{
-	char text[256];
-	size_t i;
-
-	for (i = 0; i < sizeof(pid_errors) / sizeof(pid_errors[0]); i++) {
-		if (pid_errors[i].err != err)
-			continue;
-		snprintf(text, sizeof(text), pid_errors[i].text, pid);
-		mw_err("%s: %s [%s]", what, text, mw_errno_text(err));
-		return pid_errors[i].status;
-	}
-	mw_err("%s: request for pid %d failed [%s]", what, pid, mw_errno_text(err));
-	return MW_EXIT_FAILURE;
-}
-
-bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid)
-{
-	unsigned long long v = 0;
-	const char *s;
-
-	for (s = arg; *s >= '0' && *s <= '9' && v <= INT32_MAX; s++)
-		v = v * 10 + (*s - '0');
-	if (!*arg || *s || v == 0 || v > INT32_MAX) {
-		mw_err("%s: bad PID '%s': expected a positive decimal number", cmd, arg);
-		return false;
-	}
-	*pid = (int32_t)v;
-	return true;
-}
 
 /* /proc/PID/comm, without its newline; "?" if it cannot be read. */
 /* The page-run mode flags @opts ask for. */
@@ -116,49 +61,59 @@ static char *read_comm(int32_t pid)
 }
 
 struct walk {
-	int fd;
+	struct mw_device *dev;
+	struct mw_error *err;
 	const struct mw_collect_opts *opts;
 	uint32_t flags;
 	uint32_t req_size;	/* of struct memwalk_snapshot the module knows */
-	void *vma_buf, *run_buf;
-	uint64_t *pfn_buf;	/* with MEMWALK_SNAP_PFN_LIST */
-	size_t vma_len, run_len;
 	size_t *call_vmas;	/* this call's records, as indexes in snap->vmas */
 	size_t nr_call_vmas, cap_call_vmas;
 	bool changed;		/* the address space changed between calls */
 };
 
+static int out_of_memory(const struct walk *w)
+{
+	return mw_error_set(w->err, -ENOMEM, "snapshot of pid %d: out of memory",
+			    w->opts->pid);
+}
+
+/* Double @buf (of *@len bytes) up to BUF_MAX; *@len only grows with it. */
+static int grow(void **buf, size_t *len)
+{
+	void *p;
+
+	if (*len >= BUF_MAX)
+		return 0;
+	p = realloc(*buf, *len * 2);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*len *= 2;
+	return 0;
+}
+
+/*
+ * ENOSPC: both buffers doubled.  They stay with the device for the next
+ * snapshot, so a length never says more than its buffer holds.
+ */
 static int grow_buffers(struct walk *w)
 {
-	void *v, *r;
+	struct mw_device *dev = w->dev;
 
-	if (w->vma_len >= BUF_MAX && w->run_len >= BUF_MAX) {
-		mw_err("snapshot of pid %d: a single record does not fit in %d MiB [%s]",
-		       w->opts->pid, BUF_MAX >> 20, mw_errno_text(ENOSPC));
-		return MW_EXIT_FAILURE;
-	}
-	if (w->vma_len < BUF_MAX)
-		w->vma_len *= 2;
-	if (w->run_len < BUF_MAX)
-		w->run_len *= 2;
-	v = realloc(w->vma_buf, w->vma_len);
-	if (v)
-		w->vma_buf = v;
-	r = realloc(w->run_buf, w->run_len);
-	if (r)
-		w->run_buf = r;
-	if (!v || !r) {
-		mw_err("snapshot of pid %d: out of memory", w->opts->pid);
-		return MW_EXIT_FAILURE;
-	}
-	return MW_EXIT_OK;
+	if (dev->vma_len >= BUF_MAX && dev->run_len >= BUF_MAX)
+		return mw_error_set(w->err, -ENOSPC,
+				    "snapshot of pid %d: a single record does not fit in %d MiB [%s]",
+				    w->opts->pid, BUF_MAX >> 20, mw_errno_text(ENOSPC));
+	if (grow(&dev->vma_buf, &dev->vma_len) || grow(&dev->run_buf, &dev->run_len))
+		return out_of_memory(w);
+	return 0;
 }
 
 static int bad_reply(const struct walk *w, const char *what, uint64_t value)
 {
-	mw_err("snapshot of pid %d: the module returned %s (%#" PRIx64 ")",
-	       w->opts->pid, what, value);
-	return MW_EXIT_FAILURE;
+	return mw_error_set(w->err, -EPROTO,
+			    "snapshot of pid %d: the module returned %s (%#" PRIx64 ")",
+			    w->opts->pid, what, value);
 }
 
 /* A VMA reported again with the same bounds: the newer record wins. */
@@ -191,7 +146,7 @@ static int take_vmas(struct walk *w, struct mw_snapshot *snap, uint64_t bytes)
 
 	w->nr_call_vmas = 0;
 	while (off < bytes) {
-		const struct memwalk_vma *rec = (const void *)((char *)w->vma_buf + off);
+		const struct memwalk_vma *rec = (const void *)((char *)w->dev->vma_buf + off);
 		struct mw_vma tmpl = { 0 };
 		size_t i, found;
 
@@ -222,7 +177,7 @@ static int take_vmas(struct walk *w, struct mw_snapshot *snap, uint64_t bytes)
 				break;
 			}
 			w->changed = true;	/* overlaps with other bounds */
-			return MW_EXIT_OK;
+			return 0;
 		}
 		if (found == SIZE_MAX) {
 			if (!mw_snapshot_add_vma(snap, &tmpl))
@@ -242,11 +197,10 @@ static int take_vmas(struct walk *w, struct mw_snapshot *snap, uint64_t bytes)
 		}
 		w->call_vmas[w->nr_call_vmas++] = found;
 	}
-	return MW_EXIT_OK;
+	return 0;
 
 out_oom:
-	mw_err("snapshot of pid %d: out of memory", w->opts->pid);
-	return MW_EXIT_FAILURE;
+	return out_of_memory(w);
 }
 
 /*
@@ -269,13 +223,11 @@ static int put_run(struct walk *w, struct mw_snapshot *snap, size_t *j,
 	if (join && vma->nr_runs &&
 	    mw_run_joins(snap, &vma->runs[vma->nr_runs - 1], run)) {
 		vma->runs[vma->nr_runs - 1].nr_pages += run->nr_pages;
-		return MW_EXIT_OK;
+		return 0;
 	}
-	if (mw_vma_add_run(vma, run)) {
-		mw_err("snapshot of pid %d: out of memory", w->opts->pid);
-		return MW_EXIT_FAILURE;
-	}
-	return MW_EXIT_OK;
+	if (mw_vma_add_run(vma, run))
+		return out_of_memory(w);
+	return 0;
 }
 
 /*
@@ -296,7 +248,7 @@ static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
 	for (i = 0; i < nr; i++) {
 		struct memwalk_page_run run = { .lru_gen = -1 }, page;
 
-		memcpy(&run, (char *)w->run_buf + i * run_size,
+		memcpy(&run, (char *)w->dev->run_buf + i * run_size,
 		       run_size < sizeof(run) ? run_size : sizeof(run));
 		if (!(run.flags & MEMWALK_RUN_PFN_LIST)) {
 			ret = put_run(w, snap, &j, &run, join);
@@ -312,14 +264,14 @@ static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
 		page.nr_pages = 1;
 		for (k = 0; k < run.nr_pages; k++) {
 			page.start = run.start + (uint64_t)k * snap->page_size;
-			page.pfn = w->pfn_buf[run.pfn + k];
+			page.pfn = w->dev->pfn_buf[run.pfn + k];
 			ret = put_run(w, snap, &j, &page, true);
 			if (ret)
 				return ret;
 		}
 		join = true;
 	}
-	return MW_EXIT_OK;
+	return 0;
 }
 
 /* end 0 (the whole space) is done when walk_end is 0 again. */
@@ -341,30 +293,31 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 			.pid = w->opts->pid,
 			.start = start,
 			.end = w->opts->end,
-			.vma_buf = (uintptr_t)w->vma_buf,
-			.vma_buf_len = w->vma_len,
-			.run_buf = (uintptr_t)w->run_buf,
-			.run_buf_len = w->run_len,
+			.vma_buf = (uintptr_t)w->dev->vma_buf,
+			.vma_buf_len = w->dev->vma_len,
+			.run_buf = (uintptr_t)w->dev->run_buf,
+			.run_buf_len = w->dev->run_len,
 		};
 
 		if (w->flags & MEMWALK_SNAP_PFN_LIST) {
-			req.pfn_buf = (uintptr_t)w->pfn_buf;
+			req.pfn_buf = (uintptr_t)w->dev->pfn_buf;
 			req.pfn_buf_len = PFN_BUF_SIZE;
 		}
 
-		if (mw_device_ioctl(w->fd, MEMWALK_IOC_SNAPSHOT, &req) < 0) {
-			if (errno != ENOSPC)
-				return mw_pid_error("snapshot", w->opts->pid, errno);
+		ret = mw_device_ioctl(w->dev, MEMWALK_IOC_SNAPSHOT, &req);
+		if (ret) {
+			if (ret != -ENOSPC)
+				return mw_pid_error(w->err, "snapshot", w->opts->pid, -ret);
 			ret = grow_buffers(w);
 			if (ret)
 				return ret;
 			continue;
 		}
-		if (req.vma_bytes > w->vma_len)
+		if (req.vma_bytes > w->dev->vma_len)
 			return bad_reply(w, "more VMA bytes than the buffer holds",
 					 req.vma_bytes);
 		if (req.nr_runs && (req.run_size < RUN_SIZE_MIN || req.run_size % 8 ||
-				    req.nr_runs > w->run_len / req.run_size))
+				    req.nr_runs > w->dev->run_len / req.run_size))
 			return bad_reply(w, "a bad run_size or nr_runs", req.run_size);
 		if (req.nr_pfns > PFN_BUF_SIZE / sizeof(uint64_t) ||
 		    (req.nr_pfns && !(w->flags & MEMWALK_SNAP_PFN_LIST)))
@@ -394,7 +347,7 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 		if (ret)
 			return ret;
 		if (walk_done(w, req.walk_end))
-			return MW_EXIT_OK;
+			return 0;
 		start = req.walk_end;
 	}
 }
@@ -410,9 +363,10 @@ static void reset_vmas(struct mw_snapshot *snap)
 	snap->nr_vmas = 0;	/* the cost of every attempt stays counted */
 }
 
-static int fill_header(struct mw_snapshot *snap, const struct memwalk_info *info,
-		       const struct mw_collect_opts *opts)
+static int fill_header(struct walk *w, struct mw_snapshot *snap)
 {
+	const struct memwalk_info *info = &w->dev->info;
+	const struct mw_collect_opts *opts = w->opts;
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -431,59 +385,65 @@ static int fill_header(struct mw_snapshot *snap, const struct memwalk_info *info
 	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
 		      mw_collect_mode(opts);
 	if (!snap->generator || !snap->module_version || !snap->release ||
-	    !snap->machine || !snap->comm) {
-		mw_err("snapshot of pid %d: out of memory", opts->pid);
-		return MW_EXIT_FAILURE;
-	}
-	return MW_EXIT_OK;
+	    !snap->machine || !snap->comm)
+		return out_of_memory(w);
+	return 0;
 }
 
-int mw_collect(const struct mw_collect_opts *opts, struct mw_snapshot **snapp)
+/* The device's buffers, allocated for its first snapshot. */
+static int get_buffers(struct walk *w)
 {
-	struct walk w = { .opts = opts, .vma_len = VMA_BUF_SIZE, .run_len = RUN_BUF_SIZE };
+	struct mw_device *dev = w->dev;
+
+	if (!dev->vma_buf) {
+		dev->vma_len = VMA_BUF_SIZE;
+		dev->vma_buf = malloc(dev->vma_len);
+	}
+	if (!dev->run_buf) {
+		dev->run_len = RUN_BUF_SIZE;
+		dev->run_buf = malloc(dev->run_len);
+	}
+	if ((w->flags & MEMWALK_SNAP_PFN_LIST) && !dev->pfn_buf)
+		dev->pfn_buf = malloc(PFN_BUF_SIZE);
+	if (!dev->vma_buf || !dev->run_buf ||
+	    ((w->flags & MEMWALK_SNAP_PFN_LIST) && !dev->pfn_buf))
+		return out_of_memory(w);
+	return 0;
+}
+
+int mw_collect(struct mw_device *dev, const struct mw_collect_opts *opts,
+	       struct mw_snapshot **snapp, struct mw_error *err)
+{
+	struct walk w = { .dev = dev, .err = err, .opts = opts };
+	const struct memwalk_info *info = &dev->info;
 	struct mw_snapshot *snap = NULL;
-	struct memwalk_info info;
 	unsigned int attempt;
 	char msg[256];
 	int ret;
 
-	ret = mw_device_open(&w.fd);
-	if (ret)
-		return ret;
-	ret = mw_device_info(w.fd, &info);
-	if (ret)
-		goto out;
-	ret = MW_EXIT_FAILURE;
-	if (!(info.features & MEMWALK_FEAT_SNAPSHOT)) {
-		mw_err("the memwalk module (version %s) cannot take snapshots: it lacks the 'snapshot' feature; upgrade it",
-		       info.module_version);
-		goto out;
-	}
-	if (info.page_shift < 10 || info.page_shift > 30 ||
-	    info.pgtable_levels < 2 || info.pgtable_levels > 5) {
-		mw_err("MEMWALK_IOC_INFO reports page_shift %u and %u paging levels: not usable",
-		       info.page_shift, info.pgtable_levels);
-		goto out;
-	}
+	*snapp = NULL;
+	if (!(info->features & MEMWALK_FEAT_SNAPSHOT))
+		return mw_error_set(err, -EOPNOTSUPP,
+				    "the memwalk module (version %s) cannot take snapshots: it lacks the 'snapshot' feature; upgrade it",
+				    info->module_version);
+	if (info->page_shift < 10 || info->page_shift > 30 ||
+	    info->pgtable_levels < 2 || info->pgtable_levels > 5)
+		return mw_error_set(err, -EPROTO,
+				    "MEMWALK_IOC_INFO reports page_shift %u and %u paging levels: not usable",
+				    info->page_shift, info->pgtable_levels);
 	w.flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
 		  mw_collect_mode(opts);
 	/* A module of uapi version 1 knows neither PFN lists nor their fields. */
 	w.req_size = MEMWALK_SNAPSHOT_SIZE_VER0;
-	if (info.uapi_version >= 2) {
+	if (info->uapi_version >= 2) {
 		w.req_size = sizeof(struct memwalk_snapshot);
 		w.flags |= MEMWALK_SNAP_PFN_LIST;
 	}
-	w.vma_buf = malloc(w.vma_len);
-	w.run_buf = malloc(w.run_len);
-	if (w.flags & MEMWALK_SNAP_PFN_LIST)
-		w.pfn_buf = malloc(PFN_BUF_SIZE);
+	ret = get_buffers(&w);
+	if (ret)
+		return ret;
 	snap = mw_snapshot_new();
-	if (!w.vma_buf || !w.run_buf || !snap ||
-	    ((w.flags & MEMWALK_SNAP_PFN_LIST) && !w.pfn_buf)) {
-		mw_err("snapshot of pid %d: out of memory", opts->pid);
-		goto out;
-	}
-	ret = fill_header(snap, &info, opts);
+	ret = snap ? fill_header(&w, snap) : out_of_memory(&w);
 	for (attempt = 0; !ret && attempt < MAX_ATTEMPTS; attempt++) {
 		w.changed = false;
 		reset_vmas(snap);
@@ -491,26 +451,19 @@ int mw_collect(const struct mw_collect_opts *opts, struct mw_snapshot **snapp)
 		if (!ret && !w.changed)
 			break;
 	}
-	if (!ret && w.changed) {
-		mw_err("snapshot of pid %d: its address space changed during each of %d attempts; try a smaller --range",
-		       opts->pid, MAX_ATTEMPTS);
-		ret = MW_EXIT_FAILURE;
-	}
-	if (!ret && !mw_snapshot_check(snap, msg, sizeof(msg))) {
-		mw_err("snapshot of pid %d: the module returned an inconsistent snapshot: %s",
-		       opts->pid, msg);
-		ret = MW_EXIT_FAILURE;
-	}
-out:
-	close(w.fd);
-	free(w.vma_buf);
-	free(w.run_buf);
-	free(w.pfn_buf);
+	if (!ret && w.changed)
+		ret = mw_error_set(err, -EAGAIN,
+				   "snapshot of pid %d: its address space changed during each of %d attempts; try a smaller --range",
+				   opts->pid, MAX_ATTEMPTS);
+	if (!ret && !mw_snapshot_check(snap, msg, sizeof(msg)))
+		ret = mw_error_set(err, -EPROTO,
+				   "snapshot of pid %d: the module returned an inconsistent snapshot: %s",
+				   opts->pid, msg);
 	free(w.call_vmas);
 	if (ret) {
 		mw_snapshot_free(snap);
 		return ret;
 	}
 	*snapp = snap;
-	return MW_EXIT_OK;
+	return 0;
 }

@@ -6,7 +6,7 @@
  * not say its group) and a socket overflow are charged to the right group,
  * and one on nlctrl's "notify" group to see the family go when the module
  * is unloaded.  The reclaim group is also joined for --oom alone: an OOM
- * kill is told with the reclaim that led to it (evstate.c).
+ * kill is told with the reclaim that led to it (lib/evstate.c).
  *
  * MEMWALK_EVENTS_REPLAY=FILE reads the stream from FILE instead of the
  * module (for the host tests; the format is in read_replay()).
@@ -27,15 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include <netlink/genl/ctrl.h>
-#include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "evstate.h"
+#include "evprint.h"
+#include "genl.h"
 #include "memwalk-client.h"
 #include "print.h"
 
@@ -265,29 +263,9 @@ static void handle_ctrl(struct ev_run *r, const void *buf, size_t len)
 	const struct nlmsghdr *nlh = buf;
 	int left = len;
 
-	for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
-		const struct genlmsghdr *g = NLMSG_DATA(nlh);
-		const struct nlattr *a;
-		int alen;
-
-		if (nlh->nlmsg_type != GENL_ID_CTRL ||
-		    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) ||
-		    g->cmd != CTRL_CMD_DELFAMILY)
-			continue;
-		a = (const void *)((const char *)g + GENL_HDRLEN);
-		alen = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-		for (; alen >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= alen;
-		     alen -= NLA_ALIGN(a->nla_len),
-		     a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len))) {
-			const char *name = (const char *)a + NLA_HDRLEN;
-			size_t nlen = a->nla_len - NLA_HDRLEN;
-
-			if (a->nla_type == CTRL_ATTR_FAMILY_NAME &&
-			    strnlen(name, nlen) < nlen &&
-			    !strcmp(name, MEMWALK_GENL_NAME))
-				r->family_gone = true;
-		}
-	}
+	for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left))
+		if (mw_genl_family_deleted(nlh, MEMWALK_GENL_NAME))
+			r->family_gone = true;
 }
 
 /* Read what @s has without blocking; false on a fatal error. */
@@ -379,76 +357,42 @@ static bool read_replay(struct ev_run *r)
 
 /* ---- setup ------------------------------------------------------------------------------ */
 
+/* Subscribe @s to @group of @family; on failure say why, return the exit status. */
 static int join(struct ev_sock *s, const char *family, const char *group,
 		struct nl_sock *resolver)
 {
-	int id, err, bufsize = RCVBUF_BYTES;
+	struct mw_error err;
 
-	id = genl_ctrl_resolve_grp(resolver, family, group);
-	if (id < 0) {
-		mw_err("generic netlink family \"%s\" has no multicast group \"%s\" [%s]",
-		       family, group, nl_geterror(id));
-		return MW_EXIT_FAILURE;
-	}
-	s->sk = nl_socket_alloc();
-	if (!s->sk) {
-		mw_err("cannot allocate a netlink socket");
-		return MW_EXIT_FAILURE;
-	}
-	nl_socket_disable_seq_check(s->sk);
-	err = nl_connect(s->sk, NETLINK_GENERIC);
-	if (err < 0) {
-		mw_err("cannot open a generic netlink socket [%s]", nl_geterror(err));
-		return MW_EXIT_FAILURE;
-	}
+	if (mw_genl_join(resolver, family, group, RCVBUF_BYTES, &s->sk, &err))
+		return mw_report(&err);
 	s->fd = nl_socket_get_fd(s->sk);
-	/* Root may go past rmem_max; others get what they get. */
-	if (setsockopt(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsize, sizeof(bufsize)))
-		setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
-	if (setsockopt(s->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &id, sizeof(id))) {
-		err = errno;
-		if (err == EPERM || err == EACCES) {
-			mw_err("permission denied subscribing to the \"%s\" events of generic netlink family \"%s\": need root (CAP_SYS_ADMIN) [%s]",
-			       group, family, mw_errno_text(err));
-			return MW_EXIT_UNAVAILABLE;
-		}
-		mw_err("cannot subscribe to the \"%s\" events of generic netlink family \"%s\" [%s]",
-		       group, family, mw_errno_text(err));
-		return MW_EXIT_FAILURE;
-	}
 	s->joined = true;
-	return MW_EXIT_OK;
-}
-
-static int status_cb(struct nl_msg *msg, void *arg)
-{
-	struct mw_status *st = arg;
-	const char *why;
-
-	if (mw_status_parse(nlmsg_hdr(msg), st, &why)) {
-		mw_err("malformed GET_STATUS reply: %s", why);
-		return MW_EXIT_FAILURE;
-	}
 	return MW_EXIT_OK;
 }
 
 /* GET_STATUS into @st; false (said why) if it failed. */
 static bool get_status(struct ev_run *r, struct mw_status *st)
 {
-	return r->have_genl &&
-	       mw_genl_do(&r->genl, MEMWALK_CMD_GET_STATUS,
-			  "MEMWALK_CMD_GET_STATUS", status_cb, st) == MW_EXIT_OK;
+	struct mw_error err;
+
+	if (!r->have_genl)
+		return false;
+	if (mw_genl_get_status(&r->genl, st, &err)) {
+		mw_report(&err);
+		return false;
+	}
+	return true;
 }
 
 static int setup_netlink(struct ev_run *r, struct mw_status *st)
 {
 	const bool need_reclaim = r->opts->groups[MW_GRP_RECLAIM] ||
 				  r->opts->groups[MW_GRP_OOM];
+	struct mw_error err;
 	int ret, g;
 
-	ret = mw_genl_open(&r->genl);
-	if (ret)
-		return ret;
+	if (mw_genl_open(&r->genl, &err))
+		return mw_report(&err);
 	r->have_genl = true;
 	r->family = r->genl.family;
 

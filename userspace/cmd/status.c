@@ -7,10 +7,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include <netlink/genl/genl.h>
-#include <netlink/netlink.h>
-
 #include "evparse.h"
+#include "genl.h"
 #include "memwalk-client.h"
 #include "print.h"
 
@@ -158,38 +156,33 @@ static void print_pipeline(const struct mw_status *st)
 		print_cpus(st);
 }
 
-static int status_parse(struct nl_msg *msg, void *arg)
+static int print_status(const struct mw_status *st, bool json)
 {
-	static struct mw_status st;	/* large */
-	bool json = *(bool *)arg;
-	const char *why;
 	unsigned int i;
 
-	if (mw_status_parse(nlmsg_hdr(msg), &st, &why)) {
-		mw_err("malformed GET_STATUS reply: %s", why);
-		return MW_EXIT_FAILURE;
-	}
 	for (i = 0; i < sizeof(required_attrs) / sizeof(required_attrs[0]); i++) {
-		if (!ST_HAS(&st, required_attrs[i])) {
+		if (!ST_HAS(st, required_attrs[i])) {
 			mw_err("malformed GET_STATUS reply: no %s", required_names[i]);
 			return MW_EXIT_FAILURE;
 		}
 	}
-	mw_check_uapi("module", st.uapi_version);
+	mw_check_uapi("module", st->uapi_version);
 
 	print_begin(json);
 	print_string(PRINT_ANY, "module_version", "module version:  %s\n",
-		     st.module_version);
+		     st->module_version);
 	print_uint(PRINT_ANY, "uapi_version", "uapi version:    %" PRIu64 "\n",
-		   st.uapi_version);
-	print_string(PRINT_ANY, "release", "kernel release:  %s\n", st.release);
-	print_pipeline(&st);
+		   st->uapi_version);
+	print_string(PRINT_ANY, "release", "kernel release:  %s\n", st->release);
+	print_pipeline(st);
 	print_end();
 	return MW_EXIT_OK;
 }
 
 static int status_run(const struct mw_command *cmd, int argc, char **argv)
 {
+	static struct mw_status st;	/* large */
+	struct mw_error err;
 	struct mw_genl genl;
 	bool json;
 	int ret;
@@ -197,11 +190,12 @@ static int status_run(const struct mw_command *cmd, int argc, char **argv)
 	ret = mw_parse_output_opts(cmd, argc, argv, &json);
 	if (ret >= 0)
 		return ret;
-	ret = mw_genl_open(&genl);
-	if (ret)
-		return ret;
-	ret = mw_genl_do(&genl, MEMWALK_CMD_GET_STATUS, "MEMWALK_CMD_GET_STATUS",
-			 status_parse, &json);
+	if (mw_genl_open(&genl, &err))
+		return mw_report(&err);
+	if (mw_genl_get_status(&genl, &st, &err))
+		ret = mw_report(&err);
+	else
+		ret = print_status(&st, json);
 	mw_genl_close(&genl);
 	return ret;
 }

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * memwalk-client: the reclaim/OOM event stream, split so each part can be
+ * libmemwalk: the reclaim/OOM event stream, split so each part can be
  * tested on its own without the module (tests/events-test.c):
  *
- *   evparse.c  MEMWALK_CMD_EVENT and GET_STATUS messages into structs,
- *              names of event types, legs, constraints, gfp flags
- *   evstate.c  what the stream needs remembered: sequence numbers and
- *              losses per group, begin/end pairing, filters, and the
- *              ring of recent reclaim events an OOM kill's story is told from
- *   evprint.c  one event as a text line or a JSON object
- *   events.c   the command: options, sockets, signals, the loop
+ *   lib/evparse.c  MEMWALK_CMD_EVENT and GET_STATUS messages into structs
+ *                  (libnl attribute policies), names of event types, legs,
+ *                  constraints, gfp flags
+ *   lib/evstate.c  what the stream needs remembered: sequence numbers and
+ *                  losses per group, begin/end pairing, filters, and the ring
+ *                  of recent reclaim events an OOM kill's story is told from
+ *   lib/genl.c     the family, requests, multicast subscriptions
+ *   evprint.c      one event as a text line or a JSON object (the command's)
+ *   events.c       the command: options, signals, the loop
  */
 #ifndef MEMWALK_EVPARSE_H
 #define MEMWALK_EVPARSE_H
@@ -129,8 +131,8 @@ struct mw_event {
 };
 
 /*
- * Parse one generic netlink message of the family.  Returns 0, or -1 with
- * a reason in @why (static text) for a message that is not a well-formed
+ * Parse one generic netlink message of the family.  Returns 0, or -EBADMSG
+ * with a reason in @why (static text) for a message that is not a well-formed
  * event: not MEMWALK_CMD_EVENT, an attribute of the wrong size, a string
  * without its NUL, no MEMWALK_A_EVENT_TYPE.  Unknown attributes are
  * counted and skipped.

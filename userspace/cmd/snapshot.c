@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "memwalk-client.h"
 #include "print.h"
-#include "snapshot.h"
+#include "snapjson.h"
+#include "view.h"
 
 static void usage(const struct mw_command *cmd)
 {
@@ -92,7 +94,7 @@ static int save_json(const struct mw_snapshot *snap, const char *path)
 	return MW_EXIT_OK;
 }
 
-static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
+static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "range", required_argument, NULL, 'r' },
@@ -106,6 +108,8 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	struct mw_collect_opts opts = { 0 };
 	struct mw_view view = { 0 };
 	struct mw_snapshot *snap;
+	struct mw_device *dev;
+	struct mw_error err;
 	const char *range = NULL, *save = NULL;
 	int c, ret;
 
@@ -149,9 +153,13 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	    !mw_view_setup(&view, cmd->name))
 		return MW_EXIT_FAILURE;
 
-	ret = mw_collect(&opts, &snap);
+	ret = mw_open_device(&dev);
 	if (ret)
 		return ret;
+	ret = mw_collect(dev, &opts, &snap, &err);
+	mw_device_close(dev);
+	if (ret)
+		return mw_report(&err);
 	if (save)
 		ret = save_json(snap, save);
 	if (!ret)
@@ -160,9 +168,9 @@ static int pagetable_run(const struct mw_command *cmd, int argc, char **argv)
 	return ret;
 }
 
-MW_COMMAND(pagetable,
+MW_COMMAND(snapshot,
 	.name = "PID",
 	.args = "[OPTIONS]",
 	.help = "snapshot the VMAs and page tables of process PID",
 	.flags = MW_CMD_PID,
-	.run = pagetable_run);
+	.run = snapshot_run);

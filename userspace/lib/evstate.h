@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * memwalk-client events: the state the stream needs (evstate.c) and the
- * formatter (evprint.c).  See evparse.h for the overall split.
+ * libmemwalk: the state the event stream needs (evstate.c).  See evparse.h
+ * for the overall split.
  */
 #ifndef MEMWALK_EVSTATE_H
 #define MEMWALK_EVSTATE_H
@@ -145,6 +145,7 @@ struct mw_evstate {
 	uint64_t malformed;		/* messages refused by mw_event_parse() */
 };
 
+/* 0, or -ENOMEM. */
 int mw_evstate_init(struct mw_evstate *st, uint64_t start_ns);
 void mw_evstate_free(struct mw_evstate *st);
 
@@ -157,31 +158,5 @@ void mw_evstate_event(struct mw_evstate *st, enum mw_group grp,
 /* @grp's socket overflowed (ENOBUFS): events were lost, number unknown. */
 void mw_evstate_overflow(struct mw_evstate *st, enum mw_group grp,
 			 uint64_t now_ns);
-
-/* ---- the formatter (evprint.c) ------------------------------------------------- */
-
-struct mw_print_opts {
-	bool json;
-	uint32_t page_size;	/* bytes per page, for the text form */
-	bool gfp_atomic_bit;	/* kernel before 6.3: bit 9 is __GFP_ATOMIC */
-};
-
-void mw_ev_print_header(const struct mw_print_opts *o);
-/* One event: a text line (and the story's lines), or one JSON object line. */
-void mw_ev_print(const struct mw_event *ev, const struct mw_ev_extra *x,
-		 const struct mw_print_opts *o);
-
-struct mw_ev_totals {
-	uint64_t events;	/* printed */
-	uint64_t filtered;	/* received, not printed */
-	uint64_t malformed;
-	uint64_t lost_reported;
-	uint64_t missing;	/* by sequence numbers */
-	uint64_t overflows;
-};
-
-/* The closing summary: a line on stderr; with JSON also an object on stdout. */
-void mw_ev_print_summary(const struct mw_ev_totals *t,
-			 const struct mw_print_opts *o);
 
 #endif /* MEMWALK_EVSTATE_H */

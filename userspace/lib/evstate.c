@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client events: what the stream needs remembered.  See evstate.h.
+ * libmemwalk: what the event stream needs remembered.  See evstate.h.
  *
  * The story of an OOM kill is told from a ring of the reclaim events of the
  * last MW_STORY_WINDOW_NS: every kswapd run and direct or memcg reclaim stall,
  * whether or not it was printed (filters only choose what is shown).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,7 @@ int mw_evstate_init(struct mw_evstate *st, uint64_t start_ns)
 	st->start_ns = start_ns;
 	st->window_ns = MW_STORY_WINDOW_NS;
 	st->ring = calloc(MW_RING_MAX, sizeof(*st->ring));
-	return st->ring ? 0 : -1;
+	return st->ring ? 0 : -ENOMEM;
 }
 
 static struct mw_ring_rec *ring_at(struct mw_evstate *st, unsigned int i)

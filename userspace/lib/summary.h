@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libmemwalk: the per-VMA counts, with the rules of /proc/PID/smaps
+ * (summary.c).
+ */
+#ifndef MEMWALK_SUMMARY_H
+#define MEMWALK_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+
+struct mw_summary {		/* all in kB, as smaps prints them */
+	uint64_t size;
+	uint64_t rss;
+	uint64_t pss;
+	uint64_t shared_clean, shared_dirty;
+	uint64_t private_clean, private_dirty;
+	uint64_t dirty;			/* shared_dirty + private_dirty */
+	uint64_t referenced;
+	uint64_t anonymous;
+	uint64_t lazyfree;
+	uint64_t ksm;
+	uint64_t anon_thp;		/* AnonHugePages */
+	uint64_t shmem_thp;		/* ShmemPmdMapped */
+	uint64_t file_thp;		/* FilePmdMapped */
+	uint64_t thp;			/* the three above */
+	uint64_t shared_hugetlb, private_hugetlb;
+	uint64_t hugetlb;		/* the two above */
+	uint64_t swap;
+	uint64_t locked;
+};
+
+/* Dirty as smaps counts it: a dirty present entry, or a dirty folio. */
+bool mw_run_dirty(const struct memwalk_page_run *r);
+void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
+		      struct mw_summary *sum);
+/* The totals: the sum of the rows, each field on its own. */
+void mw_summarize_all(const struct mw_snapshot *snap, struct mw_summary *total);
+
+/* The fields of struct mw_summary, in output order, for JSON and columns. */
+struct mw_summary_field {
+	const char *key;		/* JSON key, without the "_kb" */
+	size_t offset;
+};
+extern const struct mw_summary_field mw_summary_fields[];
+extern const size_t mw_nr_summary_fields;
+
+static inline uint64_t mw_summary_get(const struct mw_summary *sum,
+				      const struct mw_summary_field *f)
+{
+	return *(const uint64_t *)((const char *)sum + f->offset);
+}
+
+#endif /* MEMWALK_SUMMARY_H */
