@@ -36,7 +36,6 @@
 /* start .. flags: the least of a run record this client can use */
 #define RUN_SIZE_MIN	offsetof(struct memwalk_page_run, folio_flags)
 
-/* /proc/PID/comm, without its newline; "?" if it cannot be read. */
 /* The page-run mode flags @opts ask for. */
 static uint32_t mw_collect_mode(const struct mw_collect_opts *opts)
 {
@@ -45,6 +44,7 @@ static uint32_t mw_collect_mode(const struct mw_collect_opts *opts)
 	return opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO;
 }
 
+/* /proc/PID/comm, without its newline; "?" if it cannot be read. */
 static char *read_comm(int32_t pid)
 {
 	char path[64], buf[64] = "";
@@ -333,9 +333,14 @@ static int walk(struct walk *w, struct mw_snapshot *snap)
 
 		snap->cost.calls++;
 		snap->cost.lock_drops += req.lock_drops;
-		/* The module says when it hid PFNs and swap offsets (lab mode). */
+		/*
+		 * The module says when it hid PFNs and swap offsets, or
+		 * withheld the folio state asked for (lab mode).
+		 */
 		if (req.flags & MEMWALK_SNAP_NO_PFN)
 			snap->flags |= MEMWALK_SNAP_NO_PFN;
+		if (!(req.flags & MEMWALK_SNAP_FOLIO))
+			snap->flags &= ~MEMWALK_SNAP_FOLIO;
 		snap->cost.total_lock_ns += req.total_lock_ns;
 		if (req.max_lock_ns > snap->cost.max_lock_ns)
 			snap->cost.max_lock_ns = req.max_lock_ns;

@@ -115,7 +115,7 @@ static const struct {
 	{ EINVAL, false,
 	  "the kernel rejected the request for pid %d: the range or address lies beyond the end of user space, or the request is malformed" },
 	{ EACCES, true,
-	  "permission denied for pid %d: in lab mode only your own dumpable processes can be read; root reads every process" },
+	  "permission denied for pid %d: in lab mode only processes whose /proc/PID/maps you may read; root reads every process" },
 	{ EPERM, true,
 	  "permission denied reading the page tables of pid %d: need root (CAP_SYS_ADMIN)" },
 	{ ENOTTY, false,

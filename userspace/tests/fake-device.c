@@ -243,7 +243,7 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 				run.flags &= ~(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE |
 					       MEMWALK_RUN_SHMEM | MEMWALK_RUN_EXCLUSIVE |
 					       MEMWALK_RUN_SPECIAL | MEMWALK_RUN_FOLIO_DIRTY);
-			if (!(q->flags & MEMWALK_SNAP_FOLIO)) {
+			if (!(q->flags & MEMWALK_SNAP_FOLIO) || lab) {
 				run.folio_flags = run.mapcount = run.refcount = 0;
 				run.nid = 0;
 				run.order = 0;
@@ -269,8 +269,10 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 	if (stop && stop <= q->start)
 		return fail(ENOSPC);
 	q->walk_end = stop ? stop : q->end;	/* end 0: 0 once done */
-	if (lab)				/* as the module says it */
+	if (lab) {				/* as the module says it */
 		q->flags |= MEMWALK_SNAP_NO_PFN;
+		q->flags &= ~MEMWALK_SNAP_FOLIO;
+	}
 	q->vma_bytes = vused;
 	q->nr_runs = nruns;
 	if (q->size >= MEMWALK_SNAPSHOT_SIZE_VER1)

@@ -784,16 +784,19 @@ test_entry_only_needs_pages() {
 	stderr_has "--entry-only needs --pages or -J"
 }
 
-# a lab-mode opener gets PFN 0 everywhere: the client says the PFNs are
-# hidden (no_pfn) instead of showing PFN 0
+# a lab-mode opener gets PFN 0 everywhere and no folio state: the client
+# says the PFNs are hidden (no_pfn) instead of showing PFN 0, and does not
+# claim folio state the module withheld
 test_fake_lab_mode() {
 	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_LAB=1 "$FAKE_CLIENT" $$ \
 		--pages -n -o range,pfn
 	expect_rc 0 && grep -qx '  0000555555559000-000055555555d000 -' "$tmp/out" ||
 		fail "hidden PFNs not shown as '-'" || return 1
 	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" MW_FAKE_LAB=1 "$FAKE_CLIENT" $$ -J
-	expect_rc 0 && grep -q '"flags":15,"flag_names":\["vmas","pages","folio","no_pfn"\]' "$tmp/out" ||
-		fail "no no_pfn flag in the JSON"
+	expect_rc 0 && grep -q '"flags":11,"flag_names":\["vmas","pages","no_pfn"\]' "$tmp/out" ||
+		fail "the JSON's flags are not no_pfn without folio" || return 1
+	grep -q '"refcount":[1-9]' "$tmp/out" && fail "a withheld refcount in the JSON"
+	return 0
 }
 
 test_fake_retry() {
