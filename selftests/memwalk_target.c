@@ -117,6 +117,21 @@ static void touch(void *p, size_t len, size_t step)
 		((volatile char *)p)[off] = (char)(off / PAGE + 1);
 }
 
+#define USE_ZERO_PAGE	"/sys/kernel/mm/transparent_hugepage/use_zero_page"
+
+/* Write @val to the sysfs file @path: 0, or -1 with errno set. */
+static int write_sys(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
 static void read_pages(const void *p, size_t len)
 {
 	size_t off;
@@ -443,10 +458,15 @@ static void states(const struct opts *o)
 		touch(p, HPAGE, PAGE);
 		region("thp", p, HPAGE);
 
+		/* Read faults map the huge zero page when it is in use. */
 		p = anon_aligned(HPAGE, "mmap thp_zero");
 		madvise(p, HPAGE, MADV_HUGEPAGE);
-		read_pages(p, HPAGE);
-		region("thp_zero", p, HPAGE);
+		if (write_sys(USE_ZERO_PAGE, "1")) {
+			say("skip thp_zero: %s: %s", USE_ZERO_PAGE, strerror(errno));
+		} else {
+			read_pages(p, HPAGE);
+			region("thp_zero", p, HPAGE);
+		}
 
 		/* Split the PMD, not the folio: one page read-only in the middle. */
 		p = anon_aligned(HPAGE, "mmap thp_pte");
