@@ -953,7 +953,8 @@ static bool leaf_uniform(const struct memwalk_decoder *d,
  * read once, and a page like the one before costs only its own state,
  * see leaf_stretch()); a hugetlb page as its first page and then the rest
  * at once (its state is the folio's), and any leaf whose pages all read
- * alike (leaf_uniform()) at once.
+ * alike (leaf_uniform()) at once.  Page by page, the walk may pause
+ * inside a leaf (a PUD leaf has 262144 pages).
  *
  * Locking: as memwalk_decode_page().
  *
@@ -964,10 +965,17 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 			 struct memwalk_run_sink *sink)
 {
 	struct memwalk_page_run run;
-	unsigned long addr, n;
+	unsigned long addr, n, since = 0;
 	int ret;
 
 	for (addr = e->addr; addr < e->end; addr += PAGE_SIZE) {
+		if (since >= PTRS_PER_PTE) {
+			since = 0;
+			if (memwalk_should_pause(w)) {
+				w->next = addr;
+				return MEMWALK_WALK_PAUSE;
+			}
+		}
 		memwalk_decode_page(d, e, addr, &run);
 		if (!run.nr_pages)
 			break;
@@ -981,6 +989,7 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 		n = leaf_stretch(d, e, &sink->open, addr, e->end);
 		sink->open.nr_pages += n;
 		addr += n << PAGE_SHIFT;
+		since += n + 1;
 	}
 	w->next = e->end;
 	return 0;
@@ -1421,7 +1430,21 @@ int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
 		swp_entry_t swp;
 		unsigned long nr;
 
-		if (xas_retry(&xas, entry) || !xa_is_value(entry))
+		if (xas_retry(&xas, entry))
+			continue;
+		/*
+		 * Every entry counts, pages in the cache too: a hole may
+		 * hold a great many of them and nothing else.
+		 */
+		if (!(++seen % PTRS_PER_PTE) && memwalk_should_pause(w)) {
+			nr = 1UL << xas_get_order(&xas);
+			from = max(xas.xa_index & ~(nr - 1), next);
+			w->next = vma->vm_start +
+				  ((from - vma->vm_pgoff) << PAGE_SHIFT);
+			ret = MEMWALK_WALK_PAUSE;
+			break;
+		}
+		if (!xa_is_value(entry))
 			continue;
 		/* A large folio swapped out whole is one multi-index entry. */
 		nr = 1UL << xas_get_order(&xas);
@@ -1445,13 +1468,6 @@ int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
 		if (ret)
 			break;
 		next = stop + 1;
-		if (!(++seen % PTRS_PER_PTE) && next <= last &&
-		    memwalk_should_pause(w)) {
-			w->next = vma->vm_start +
-				  ((next - vma->vm_pgoff) << PAGE_SHIFT);
-			ret = MEMWALK_WALK_PAUSE;
-			break;
-		}
 	}
 	rcu_read_unlock();
 	if (!ret)
