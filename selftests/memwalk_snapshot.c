@@ -3161,7 +3161,7 @@ TEST_F_TIMEOUT(churn, vma_changes_mid_walk, 60)
  * dropped mmap_lock inside the hole; an unbroken scan never does.
  */
 #define HOLD_MARGIN_NS		2000000ULL
-#define HOLD_TRIES		5
+#define HOLD_TRIES		10
 
 /* MiB of shmem to cache: 3/4 of what the guest has available, 256..1024. */
 static long shmem_cached_mib(void)
