@@ -20,7 +20,9 @@
  *  - MEMWALK_IOC_TRANSLATE's entries with pagemap, debugfs' maps with
  *    /proc/PID/maps;
  *  - and every error path with its exact errno, resumption with tiny
- *    buffers, an exiting target, and a storm of VMA changes.
+ *    buffers, an exiting target, a storm of VMA changes, and the
+ *    mmap_lock hold budget over a large shmem hole of cached pages
+ *    (mincore() of the file as the oracle).
  *
  * Exactness: the target runs on CPU 0 only and, before it says "ready",
  * drains every CPU's LRU batches (move_pages() to its own node calls
