@@ -5,9 +5,11 @@
  *
  * Everything here runs in the walker's entry callbacks, under the lock of
  * the entry decoded (see walk.c), in atomic context.  A present entry's
- * page cannot be unmapped or freed while that lock is held, and a
- * migration entry's page is locked and referenced by the migration, so
- * the struct page and folio are read without further references.  Only
+ * page cannot be unmapped, split or freed while that lock is held, so its
+ * struct page and folio are read without further references.  A
+ * migration entry's page is referenced by the migration, but its folio
+ * may be being split meanwhile: of it only the flags word, mapping and
+ * refcount are read (nonpresent_fields()), as pagemap and smaps do.  Only
  * pages pfn_to_online_page() accepts are looked at (section_all_online()
  * knows most of them for less): never ZONE_DEVICE, offline or hole PFNs,
  * and never PFN-mapped VMAs.  Nothing is written.
@@ -46,33 +48,24 @@ static u32 kpf_bit(unsigned long k, int pg, u32 bit)
 
 /*
  * The bits /proc/kpageflags (fs/proc/page.c stable_page_flags()) reports
- * for @page, computed the same way on each kernel line, plus memwalk's
- * MLOCKED and WORKINGSET copied from the same flags word: the folio's
- * (on 6.1, where kpageflags reads a tail page's own, that of its head).
+ * for @folio that its flags word, mapping and type give, plus memwalk's
+ * MLOCKED and WORKINGSET from the same word: the folio's (on 6.1, where
+ * kpageflags reads a tail page's own, that of its head).  Neither a
+ * mapcount nor the folio's size is read, so this is safe of a folio that
+ * is being split (behind a migration entry).
  */
-static u32 kpageflags(struct folio *folio, struct page *page,
-		      unsigned long pfn)
+static u32 kpageflags_word(struct folio *folio)
 {
 	unsigned long k = mw_folio_flags_word(folio);
 	u32 u = 0;
 
-	if (mw_kpf_mmap(folio, page))
-		u |= KPF(MMAP);
 	if (folio_test_anon(folio)) {
 		u |= KPF(ANON);
 		if (folio_test_ksm(folio))
 			u |= KPF(KSM);
 	}
-
 	if (folio_test_hugetlb(folio))
 		u |= KPF(HUGE);
-	else if (mw_kpf_thp(folio, page))
-		u |= KPF(THP);
-	else if (mw_folio_huge_zero(folio))
-		u |= KPF(ZERO_PAGE) | KPF(THP);
-	else if (is_zero_pfn(pfn))
-		u |= KPF(ZERO_PAGE);
-
 	if (mw_folio_test_idle(folio))
 		u |= KPF(IDLE);
 
@@ -90,6 +83,36 @@ static u32 kpageflags(struct folio *folio, struct page *page,
 	u |= kpf_bit(k, PG_unevictable, KPF(UNEVICTABLE));
 	u |= kpf_bit(k, PG_mlocked, FOLIO(MLOCKED));
 	u |= kpf_bit(k, PG_workingset, FOLIO(WORKINGSET));
+	return u;
+}
+
+/* KPF_THP and KPF_ZERO_PAGE of a mapped page outside hugetlb. */
+static u32 kpf_thp_zero(struct folio *folio, struct page *page,
+			unsigned long pfn)
+{
+	if (mw_kpf_thp(folio, page))
+		return KPF(THP);
+	if (mw_folio_huge_zero(folio))
+		return KPF(ZERO_PAGE) | KPF(THP);
+	if (is_zero_pfn(pfn))
+		return KPF(ZERO_PAGE);
+	return 0;
+}
+
+/*
+ * All the bits /proc/kpageflags reports for the mapped @page of @folio,
+ * as kpageflags_word() and the ones that need the folio stable: mapped,
+ * THP, zero page, the page's own hwpoison.
+ */
+static u32 kpageflags(struct folio *folio, struct page *page,
+		      unsigned long pfn)
+{
+	u32 u = kpageflags_word(folio);
+
+	if (mw_kpf_mmap(folio, page))
+		u |= KPF(MMAP);
+	if (!(u & KPF(HUGE)))
+		u |= kpf_thp_zero(folio, page, pfn);
 	if (mw_kpf_hwpoison(folio, page))
 		u |= KPF(HWPOISON);
 
@@ -354,6 +377,24 @@ static unsigned long folio_memcg_word(const struct folio *folio)
 #endif
 }
 
+/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY: @folio's flags, as smaps reads them. */
+static u32 folio_run_flags(struct folio *folio)
+{
+	u32 f;
+
+	if (folio_test_anon(folio)) {
+		f = MEMWALK_RUN_ANON;
+	} else {
+		f = MEMWALK_RUN_FILE;
+		/* Swap-backed page cache is shmem/tmpfs. */
+		if (folio_test_swapbacked(folio))
+			f |= MEMWALK_RUN_SHMEM;
+	}
+	if (folio_test_dirty(folio))
+		f |= MEMWALK_RUN_FOLIO_DIRTY;
+	return f;
+}
+
 /*
  * Fill @f from @folio: the same for every page of the folio, so read
  * once per folio and lock hold.
@@ -362,18 +403,7 @@ static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
 			 struct page *page, unsigned long pfn, bool zero,
 			 struct memwalk_folio_fields *f)
 {
-	f->flags = 0;
-	if (!zero) {
-		if (folio_test_anon(folio))
-			f->flags |= MEMWALK_RUN_ANON;
-		else
-			f->flags |= MEMWALK_RUN_FILE;
-		/* Swap-backed page cache is shmem/tmpfs. */
-		if (!folio_test_anon(folio) && folio_test_swapbacked(folio))
-			f->flags |= MEMWALK_RUN_SHMEM;
-		if (folio_test_dirty(folio))
-			f->flags |= MEMWALK_RUN_FOLIO_DIRTY;
-	}
+	f->flags = zero ? 0 : folio_run_flags(folio);
 	if (!d->folio)
 		return;
 	f->refcount = max(folio_ref_count(folio), 0);
@@ -454,21 +484,20 @@ static void folio_state(struct memwalk_decoder *d,
 }
 
 /*
- * Run fields that come from the page (present or migration entries):
- * the folio's from d->fc, the page's own (mapcount, KPF_HWPOISON) for
- * every page.  Only a present
- * entry's folio stays in d->fc past this call.
+ * Run fields that come from the page of a present entry: the folio's
+ * from d->fc (which keeps the folio for the rest of this lock hold), the
+ * page's own (mapcount, KPF_HWPOISON) for every page.
  */
 static void page_fields(struct memwalk_decoder *d,
 			const struct memwalk_entry *e, struct page *page,
 			unsigned long pfn, unsigned long addr, bool zero,
-			bool present, struct memwalk_page_run *run)
+			struct memwalk_page_run *run)
 {
 	struct memwalk_folio_cache *c = &d->fc;
 	struct folio *folio;
 	int mapcount = 0;
 
-	if (present && folio_cached(d, e, pfn))
+	if (folio_cached(d, e, pfn))
 		folio = c->folio;
 	else
 		folio = page_folio(page);
@@ -478,14 +507,14 @@ static void page_fields(struct memwalk_decoder *d,
 	if (!zero) {
 		run->flags |= c->f.flags;
 		mapcount = mw_page_mapcount(folio, page);
-		if (present && mapcount == 1)
+		if (mapcount == 1)
 			run->flags |= MEMWALK_RUN_EXCLUSIVE;
 	}
 	if (d->folio) {
 		run->folio_flags = c->f.kpf;
 		if (mw_kpf_hwpoison(folio, page))
 			run->folio_flags |= KPF(HWPOISON);
-		if (folio_test_large(folio) && present) {
+		if (folio_test_large(folio)) {
 			if (e->level == MEMWALK_PGT_PMD) {
 				run->folio_flags |= FOLIO(PMD_MAPPED);
 			} else if (e->level == MEMWALK_PGT_PTE) {
@@ -500,8 +529,27 @@ static void page_fields(struct memwalk_decoder *d,
 		run->order = c->f.order;
 		run->lru_gen = c->f.lru_gen;
 	}
-	if (!present)
-		c->folio = NULL;
+}
+
+/*
+ * Run fields of @page behind a migration, device or hwpoison entry: only
+ * what pagemap and smaps read there, its folio's flags word, mapping and
+ * refcount.  A THP split installs migration entries and then splits the
+ * folio without our lock (see smaps_account()), so no mapcount, size or
+ * large-folio state is read: mapcount and order stay 0, lru_gen -1, and
+ * the folio is not cached in d->fc.
+ */
+static void nonpresent_fields(struct memwalk_decoder *d, struct page *page,
+			      struct memwalk_page_run *run)
+{
+	struct folio *folio = page_folio(page);
+
+	run->flags |= folio_run_flags(folio);
+	if (!d->folio)
+		return;
+	run->folio_flags = kpageflags_word(folio);
+	run->refcount = max(folio_ref_count(folio), 0);
+	run->nid = folio_nid(folio);
 }
 
 static void decode_present(struct memwalk_decoder *d,
@@ -525,7 +573,7 @@ static void decode_present(struct memwalk_decoder *d,
 	else if (!page)
 		run->flags |= MEMWALK_RUN_SPECIAL;
 	if (page)
-		page_fields(d, e, page, pfn, addr, zero, true, run);
+		page_fields(d, e, page, pfn, addr, zero, run);
 }
 
 static void decode_leaf(struct memwalk_decoder *d,
@@ -573,7 +621,7 @@ static void decode_leaf(struct memwalk_decoder *d,
 	/* Device-private PFNs are ZONE_DEVICE: no online page. */
 	page = pfn_to_online_page(pfn);
 	if (page)
-		page_fields(d, e, page, pfn, addr, false, false, run);
+		nonpresent_fields(d, page, run);
 }
 
 /**
@@ -831,7 +879,7 @@ static __always_inline bool page_run_like(struct memwalk_decoder *d,
 	run->nid = 0;
 	run->order = 0;
 	run->lru_gen = -1;
-	page_fields(d, e, page, pfn, addr, false, true, run);
+	page_fields(d, e, page, pfn, addr, false, run);
 	return true;
 }
 
@@ -875,6 +923,24 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
 	return n - 1;
 }
 
+/*
+ * Whether every page of the leaf @e from @addr on has the fields of @run,
+ * @addr's, but for its PFN (the next one each time).
+ */
+static bool leaf_uniform(const struct memwalk_decoder *d,
+			 const struct memwalk_entry *e,
+			 const struct memwalk_page_run *run, unsigned long addr)
+{
+	/* No struct page read: the entry's bits alone. */
+	if (d->entry_only || (run->flags & MEMWALK_RUN_SPECIAL))
+		return true;
+	/* Behind a migration entry only folio-wide state is read. */
+	if (!pte_present(__pte(e->val)))
+		return true;
+	/* A hugetlb page's state is its folio's, but for the first page. */
+	return e->hugetlb && addr != e->entry_addr;
+}
+
 /**
  * memwalk_decode_entry() - describe every page @e maps in [e->addr, e->end)
  * @d: the decoder
@@ -882,11 +948,13 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
  * @e: the entry (a leaf above the PTE level, or one PTE)
  * @sink: takes the runs, in address order
  *
- * A PMD leaf is decoded page by page (the precise mapcount and hwpoison
- * are per page; the folio's state is read once, and a page like the one
- * before costs only its own state, see leaf_stretch()); a hugetlb page as
- * its first page and then the rest at once (its state is the folio's),
- * and in entry-only mode any leaf at once.
+ * A present PMD or PUD leaf with struct pages is decoded page by page
+ * (the precise mapcount and hwpoison are per page; the folio's state is
+ * read once, and a page like the one before costs only its own state,
+ * see leaf_stretch()); a hugetlb page as its first page and then the rest
+ * at once (its state is the folio's), and any leaf whose pages all read
+ * alike (leaf_uniform()) at once.  Page by page, the walk may pause
+ * inside a leaf (a PUD leaf has 262144 pages).
  *
  * Locking: as memwalk_decode_page().
  *
@@ -897,15 +965,21 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 			 struct memwalk_run_sink *sink)
 {
 	struct memwalk_page_run run;
-	unsigned long addr, n;
+	unsigned long addr, n, since = 0;
 	int ret;
 
 	for (addr = e->addr; addr < e->end; addr += PAGE_SIZE) {
+		if (since >= PTRS_PER_PTE) {
+			since = 0;
+			if (memwalk_should_pause(w)) {
+				w->next = addr;
+				return MEMWALK_WALK_PAUSE;
+			}
+		}
 		memwalk_decode_page(d, e, addr, &run);
 		if (!run.nr_pages)
 			break;
-		if ((d->entry_only || (e->hugetlb && addr != e->entry_addr)) &&
-		    addr + PAGE_SIZE < e->end) {
+		if (addr + PAGE_SIZE < e->end && leaf_uniform(d, e, &run, addr)) {
 			run.nr_pages = (e->end - addr) >> PAGE_SHIFT;
 			addr = e->end - PAGE_SIZE;
 		}
@@ -915,6 +989,7 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 		n = leaf_stretch(d, e, &sink->open, addr, e->end);
 		sink->open.nr_pages += n;
 		addr += n << PAGE_SHIFT;
+		since += n + 1;
 	}
 	w->next = e->end;
 	return 0;
@@ -1355,7 +1430,21 @@ int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
 		swp_entry_t swp;
 		unsigned long nr;
 
-		if (xas_retry(&xas, entry) || !xa_is_value(entry))
+		if (xas_retry(&xas, entry))
+			continue;
+		/*
+		 * Every entry counts, pages in the cache too: a hole may
+		 * hold a great many of them and nothing else.
+		 */
+		if (!(++seen % PTRS_PER_PTE) && memwalk_should_pause(w)) {
+			nr = 1UL << xas_get_order(&xas);
+			from = max(xas.xa_index & ~(nr - 1), next);
+			w->next = vma->vm_start +
+				  ((from - vma->vm_pgoff) << PAGE_SHIFT);
+			ret = MEMWALK_WALK_PAUSE;
+			break;
+		}
+		if (!xa_is_value(entry))
 			continue;
 		/* A large folio swapped out whole is one multi-index entry. */
 		nr = 1UL << xas_get_order(&xas);
@@ -1379,13 +1468,6 @@ int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
 		if (ret)
 			break;
 		next = stop + 1;
-		if (!(++seen % PTRS_PER_PTE) && next <= last &&
-		    memwalk_should_pause(w)) {
-			w->next = vma->vm_start +
-				  ((next - vma->vm_pgoff) << PAGE_SHIFT);
-			ret = MEMWALK_WALK_PAUSE;
-			break;
-		}
 	}
 	rcu_read_unlock();
 	if (!ret)

@@ -66,9 +66,10 @@
  * ->flush runs after it is dropped, because the caller may be walking
  * its own mm.
  *
- * Hold time: memwalk_walk_mm() drops mmap_lock after each PMD-sized step
- * (or every PTES_PER_PAUSE_CHECK PTEs) once the hold exceeded
- * HOLD_BUDGET_NS, or when a writer waits
+ * Hold time: memwalk_walk_mm() drops mmap_lock after each entry at every
+ * level above the PTE, none ones included (or every PTES_PER_PAUSE_CHECK
+ * PTEs, or pages of a leaf, or page-cache entries of a shmem hole) once
+ * the hold exceeded HOLD_BUDGET_NS, or when a writer waits
  * (mmap_lock_is_contended()) or the CPU is wanted (need_resched()), and
  * then re-finds the VMA at the resume address: the tree may have changed
  * meanwhile, nothing from the previous hold is trusted.
@@ -427,13 +428,13 @@ again:
 		pudv = READ_ONCE(*pud);
 		if (pud_none(pudv)) {
 			if (!w->want_none)
-				continue;
+				goto step;
 			entry_init(&e, MEMWALK_PGT_PUD, pud, pud_index(addr), 0,
 				   addr, next, PUD_SIZE);
 			ret = call_entry(w, w->ops->table, &e);
 			if (ret)
 				return ret;
-			continue;
+			goto step;
 		}
 		if (!pud_present(pudv) || pud_leaf(pudv)) {
 			ret = walk_pud_leaf(w, pud, addr, next);
@@ -444,7 +445,7 @@ again:
 			goto step;
 		}
 		if (pud_bad(pudv))
-			continue;
+			goto step;
 
 		entry_init(&e, MEMWALK_PGT_PUD, pud, pud_index(addr),
 			   pud_val(pudv), addr, next, PUD_SIZE);
@@ -485,13 +486,13 @@ static int walk_p4d_range(struct memwalk_walk *w, pgd_t *pgd,
 		index = folded ? pgd_index(addr) : p4d_index(addr);
 		if (p4d_none(p4dv) || p4d_bad(p4dv)) {
 			if (!w->want_none || !p4d_none(p4dv))
-				continue;
+				goto step;
 			entry_init(&e, level, p4d, index, 0, addr, next,
 				   P4D_SIZE);
 			ret = call_entry(w, w->ops->table, &e);
 			if (ret)
 				return ret;
-			continue;
+			goto step;
 		}
 		entry_init(&e, level, p4d, index, p4d_val(p4dv), addr, next,
 			   P4D_SIZE);
@@ -500,6 +501,11 @@ static int walk_p4d_range(struct memwalk_walk *w, pgd_t *pgd,
 			ret = walk_pud_range(w, p4dv, addr, next);
 		if (ret)
 			return ret;
+step:
+		if (next != end && memwalk_should_pause(w)) {
+			w->next = next;
+			return MEMWALK_WALK_PAUSE;
+		}
 	} while (p4d++, addr = next, addr != end);
 
 	return MEMWALK_WALK_CONTINUE;
@@ -520,14 +526,14 @@ static int walk_pgd_range(struct memwalk_walk *w, unsigned long addr,
 			pgdv = READ_ONCE(*pgd);
 			if (pgd_none(pgdv) || pgd_bad(pgdv)) {
 				if (!w->want_none || !pgd_none(pgdv))
-					continue;
+					goto step;
 				entry_init(&e, MEMWALK_PGT_PGD, pgd,
 					   pgd_index(addr), 0, addr, next,
 					   PGDIR_SIZE);
 				ret = call_entry(w, w->ops->table, &e);
 				if (ret)
 					return ret;
-				continue;
+				goto step;
 			}
 			entry_init(&e, MEMWALK_PGT_PGD, pgd, pgd_index(addr),
 				   pgd_val(pgdv), addr, next, PGDIR_SIZE);
@@ -538,6 +544,11 @@ static int walk_pgd_range(struct memwalk_walk *w, unsigned long addr,
 		ret = walk_p4d_range(w, pgd, addr, next);
 		if (ret)
 			return ret;
+step:
+		if (next != end && memwalk_should_pause(w)) {
+			w->next = next;
+			return MEMWALK_WALK_PAUSE;
+		}
 	} while (pgd++, addr = next, addr != end);
 
 	return MEMWALK_WALK_CONTINUE;

@@ -826,6 +826,9 @@ int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
 			s->first_walk_end = !end && !arg.walk_end ? lim : arg.walk_end;
 		s->run_size = arg.run_size;
 		s->lock_drops += arg.lock_drops;
+		if (arg.max_lock_ns > s->max_lock_ns)
+			s->max_lock_ns = arg.max_lock_ns;
+		s->total_lock_ns += arg.total_lock_ns;
 		for (off = 0; off < arg.vma_bytes;) {
 			const struct memwalk_vma *v = (const void *)((char *)vbuf + off);
 

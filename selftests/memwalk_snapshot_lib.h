@@ -176,6 +176,8 @@ struct mw_snap {
 	unsigned int calls;		/* ioctls it took */
 	uint32_t run_size;
 	uint32_t lock_drops;		/* summed over the calls */
+	uint64_t max_lock_ns;		/* the longest hold of any call */
+	uint64_t total_lock_ns;		/* summed over the calls */
 	uint64_t first_walk_end;	/* walk_end of the first call */
 };
 

@@ -9,6 +9,14 @@
  *            targets with small buffers; an event subscriber reading.
  *   modload: insmod/rmmod in a loop while clients hold fds, snapshot and
  *            subscribe.
+ *   thp_split: targets that fault THPs and split them (split_huge_pages in
+ *            debugfs, MADV_DONTNEED/mprotect of a subpage, MADV_PAGEOUT)
+ *            and collapse them again (MADV_COLLAPSE), and memory compaction,
+ *            while clients take full snapshots (folio state) without
+ *            pause: a split installs migration entries and splits the
+ *            folio behind them, so the snapshots read pages whose folio
+ *            changes under them.  How many migration entries they saw is
+ *            reported; none is a failure (the path was not reached).
  *
  *   MEMWALK_STRESS_SECONDS (default 15), MEMWALK_STRESS_SEED, MEMWALK_KO
  *
@@ -61,6 +69,13 @@ struct counters {
 	unsigned long loads;
 	unsigned long busy_unloads;
 	unsigned long errnos[64];
+	unsigned long migration_runs;	/* runs of migration entries seen */
+	unsigned long migration_pages;
+	unsigned long migration_pmd;	/* of them PMD-level runs */
+	unsigned long migration_snaps;	/* snapshots that saw any */
+	unsigned long splits;		/* split_huge_pages writes that worked */
+	unsigned long collapses;	/* MADV_COLLAPSE calls that worked */
+	unsigned long compactions;
 	int hold_off;		/* modload: clients, stay closed */
 	int open_fds;		/* clients holding /dev/memwalk */
 	char first_bad[160];
@@ -184,6 +199,86 @@ static void target_loop(uint64_t seed)
 	}
 }
 
+static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
+			 size_t rlen);
+
+#define SPLIT_THPS	8
+#define SPLIT_DEBUGFS	"/sys/kernel/debug/split_huge_pages"
+
+/*
+ * One split target: SPLIT_THPS THPs faulted, then split (the whole folio,
+ * or only its PMD, in various ways), written again and collapsed, over and
+ * over: each split installs migration entries for a moment.
+ */
+static void split_loop(uint64_t seed)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len = SPLIT_THPS * HUGE_SZ;
+	char *raw = mmap(NULL, len + HUGE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p, cmd[96];
+
+	if (raw == MAP_FAILED)
+		_exit(1);
+	p = (char *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
+	snprintf(cmd, sizeof(cmd), "%d,%#lx,%#lx", getpid(), (unsigned long)p,
+		 (unsigned long)(p + len));
+	for (;;) {
+		madvise(p, len, MADV_HUGEPAGE);
+		mprotect(p, len, PROT_READ | PROT_WRITE);
+		for (size_t off = 0; off < len; off += psz)
+			p[off] = (char)off;
+		switch (rnd_next(&seed) % 4) {
+		case 0:		/* split every folio (migration entries) */
+		case 1:
+			if (!mw_write_file(SPLIT_DEBUGFS, cmd))
+				__atomic_add_fetch(&ctr->splits, 1, __ATOMIC_RELAXED);
+			break;
+		case 2:		/* split the PMDs: one page gone, one read-only */
+			for (size_t off = 0; off < len; off += HUGE_SZ) {
+				madvise(p + off + 7 * psz, psz, MADV_DONTNEED);
+				mprotect(p + off + 9 * psz, psz, PROT_READ);
+			}
+			mprotect(p, len, PROT_READ | PROT_WRITE);
+			break;
+		default:	/* reclaim splits what it pages out */
+			madvise(p + psz, len / 2, MADV_PAGEOUT);
+			break;
+		}
+		/* Write into what was split, then make THPs of it again. */
+		for (size_t off = 0; off < len; off += 3 * psz)
+			p[off]++;
+		if (!madvise(p, len, MADV_COLLAPSE))
+			__atomic_add_fetch(&ctr->collapses, 1, __ATOMIC_RELAXED);
+		if (rnd_next(&seed) % 8 == 0)
+			madvise(p, len, MADV_DONTNEED);
+		__atomic_add_fetch(&ctr->target_ops, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* Compaction migrates the targets' small pages: more migration entries. */
+static void compact_loop(uint64_t seed)
+{
+	for (;;) {
+		if (!mw_write_file("/proc/sys/vm/compact_memory", "1"))
+			__atomic_add_fetch(&ctr->compactions, 1, __ATOMIC_RELAXED);
+		usleep(20000 + rnd_next(&seed) % 80000);
+	}
+}
+
+/* Full snapshots of the targets, one after the other, never pausing. */
+static void split_client_loop(uint64_t seed, const pid_t *targets)
+{
+	size_t vlen = 64 << 10, rlen = 256 << 10;
+	void *vbuf = malloc(vlen), *rbuf = malloc(rlen);
+	int fd = open(MEMWALK_DEVICE_PATH, O_RDWR);
+
+	if (fd < 0 || !vbuf || !rbuf)
+		_exit(1);
+	for (;;)
+		snapshot_pid(fd, targets[rnd_next(&seed) % NR_TARGETS], vbuf, vlen, rbuf, rlen);
+}
+
 static void note_bad(const char *why, unsigned long long a, unsigned long long b)
 {
 	if (__atomic_add_fetch(&ctr->bad_records, 1, __ATOMIC_RELAXED) == 1)
@@ -195,6 +290,7 @@ static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
 {
 	struct memwalk_snapshot s;
 	uint64_t start = 0, last_end = 0;
+	unsigned long migration = 0;
 
 	for (int calls = 0; calls < 100000; calls++) {
 		memset(&s, 0, sizeof(s));
@@ -226,6 +322,19 @@ static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
 			    r->start + (uint64_t)r->nr_pages * 4096 > bound)
 				note_bad("run", r->start, r->nr_pages);
 			last_end = r->start + (uint64_t)r->nr_pages * 4096;
+			if (st == MEMWALK_STATE_MIGRATION) {
+				migration++;
+				__atomic_add_fetch(&ctr->migration_pages, r->nr_pages,
+						   __ATOMIC_RELAXED);
+				if ((r->flags & MEMWALK_RUN_LEVEL_MASK) ==
+				    MEMWALK_LEVEL_PMD << MEMWALK_RUN_LEVEL_SHIFT)
+					__atomic_add_fetch(&ctr->migration_pmd, 1,
+							   __ATOMIC_RELAXED);
+				/* Only what is safe to read of a folio being split. */
+				if (r->mapcount || r->order)
+					note_bad("migration run with mapcount/order",
+						 r->start, r->mapcount | (uint64_t)r->order << 32);
+			}
 		}
 		for (uint64_t off = 0; off < s.vma_bytes;) {
 			struct memwalk_vma *v = (void *)((char *)vbuf + off);
@@ -248,6 +357,10 @@ static void snapshot_pid(int fd, pid_t pid, void *vbuf, size_t vlen, void *rbuf,
 		start = s.walk_end;
 	}
 	__atomic_add_fetch(&ctr->snapshots, 1, __ATOMIC_RELAXED);
+	if (migration) {
+		__atomic_add_fetch(&ctr->migration_runs, migration, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&ctr->migration_snaps, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static void client_loop(uint64_t seed, const pid_t *targets, bool reopen)
@@ -364,6 +477,9 @@ static void run_client(uint64_t seed) { client_loop(seed, client_targets, client
 static void run_target(uint64_t seed) { target_loop(seed); }
 static void run_subscriber(uint64_t seed) { subscriber_loop(); }
 static void run_hog(uint64_t seed) { hog_loop(); }
+static void run_split(uint64_t seed) { split_loop(seed); }
+static void run_compact(uint64_t seed) { compact_loop(seed); }
+static void run_split_client(uint64_t seed) { split_client_loop(seed, client_targets); }
 
 static void khugepaged_aggressive(void)
 {
@@ -448,6 +564,49 @@ TEST_F_TIMEOUT(stress, mixed, 900)
 	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
 	EXPECT_LT(0, ctr->snapshots);
 	EXPECT_LT(0, ctr->target_ops);
+}
+
+/*
+ * THP splits and collapses under continuous full snapshots.  The verdict
+ * on reading a folio mid-split is the debug kernel's (DEBUG_VM:
+ * VM_BUG_ON in folio_entire_mapcount(), VM_WARN in folio_large_mapcount());
+ * here: records well formed, migration runs without mapcount or order
+ * (nothing of a folio being split may be read for them), and the path
+ * reached.
+ */
+TEST_F_TIMEOUT(stress, thp_split, 900)
+{
+	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 1];
+	uint64_t s = self->seed | 1;
+	int n = 0;
+
+	ASSERT_EQ(0, access(MEMWALK_DEVICE_PATH, F_OK)) TH_LOG("module not loaded");
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK))
+		SKIP(return, "kernel without THP");
+	ASSERT_EQ(0, access(SPLIT_DEBUGFS, W_OK))
+		TH_LOG("%s: %s (debugfs not mounted?)", SPLIT_DEBUGFS, strerror(errno));
+	for (int i = 0; i < NR_TARGETS; i++)
+		targets[i] = spawn(run_split, rnd_next(&s));
+	client_targets = targets;
+	for (int i = 0; i < NR_CLIENTS; i++)
+		others[n++] = spawn(run_split_client, rnd_next(&s));
+	others[n++] = spawn(run_compact, rnd_next(&s));
+
+	sleep(self->seconds);
+	kill_all(others, n);
+	kill_all(targets, NR_TARGETS);
+
+	TH_LOG("%lu target rounds, %lu splits, %lu collapses, %lu compactions",
+	       ctr->target_ops, ctr->splits, ctr->collapses, ctr->compactions);
+	ksft_print_msg("thp_split: %lu of %lu snapshots saw migration entries: %lu runs, %lu pages, %lu runs PMD-level\n",
+		       ctr->migration_snaps, ctr->snapshots, ctr->migration_runs,
+		       ctr->migration_pages, ctr->migration_pmd);
+	log_errnos(_metadata);
+	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
+	EXPECT_LT(0, ctr->snapshots);
+	EXPECT_LT(0, ctr->splits);
+	EXPECT_LT(0, ctr->migration_runs)
+		TH_LOG("no snapshot met a migration entry: the path was not reached");
 }
 
 /* insmod/rmmod with open fds, running snapshots and live subscribers. */

@@ -20,6 +20,11 @@
  *   memwalk_target grow NR
  *	A VMA of NR touched pages, then "ready", then it changes (mremap grow
  *	and shrink in place, mprotect of all of it) until killed.
+ *   memwalk_target shmem_cached MIB
+ *	A memfd of MIB MiB (at most 1024) filled with write(), so its pages
+ *	are in the page cache, mapped MAP_SHARED over 1 GiB aligned to 1 GiB
+ *	(one PUD entry, none) and never touched (no entry maps them):
+ *	"region shmem_cached START END" (the whole mapping), then "ready".
  *   --no-dumpable (any mode): PR_SET_DUMPABLE 0 first.
  *
  * Errors are "error WHAT: WHY" lines and exit status 1.
@@ -51,6 +56,7 @@
 
 #define PAGE		4096UL
 #define HPAGE		(2UL << 20)
+#define GPAGE		(1UL << 30)
 
 static void say(const char *fmt, ...)
 {
@@ -115,6 +121,21 @@ static void touch(void *p, size_t len, size_t step)
 
 	for (off = 0; off < len; off += step)
 		((volatile char *)p)[off] = (char)(off / PAGE + 1);
+}
+
+#define USE_ZERO_PAGE	"/sys/kernel/mm/transparent_hugepage/use_zero_page"
+
+/* Write @val to the sysfs file @path: 0, or -1 with errno set. */
+static int write_sys(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -1;
+	close(fd);
+	return ret;
 }
 
 static void read_pages(const void *p, size_t len)
@@ -443,10 +464,15 @@ static void states(const struct opts *o)
 		touch(p, HPAGE, PAGE);
 		region("thp", p, HPAGE);
 
+		/* Read faults map the huge zero page when it is in use. */
 		p = anon_aligned(HPAGE, "mmap thp_zero");
 		madvise(p, HPAGE, MADV_HUGEPAGE);
-		read_pages(p, HPAGE);
-		region("thp_zero", p, HPAGE);
+		if (write_sys(USE_ZERO_PAGE, "1")) {
+			say("skip thp_zero: %s: %s", USE_ZERO_PAGE, strerror(errno));
+		} else {
+			read_pages(p, HPAGE);
+			region("thp_zero", p, HPAGE);
+		}
 
 		/* Split the PMD, not the folio: one page read-only in the middle. */
 		p = anon_aligned(HPAGE, "mmap thp_pte");
@@ -564,6 +590,36 @@ static void many(long nr)
 		if (mprotect(p + i * PAGE, PAGE, PROT_READ))
 			die("mprotect many");
 	region("many", p, nr * PAGE);
+	say("ready");
+}
+
+static void shmem_cached(long mib)
+{
+	static char buf[1 << 20];
+	size_t len = (size_t)mib << 20, off;
+	ssize_t n;
+	char *p;
+	int fd;
+
+	if (mib < 1 || mib > 1024) {
+		errno = EINVAL;
+		die("shmem_cached MIB");
+	}
+	fd = memfd_create("memwalk-cached", MFD_CLOEXEC);
+	if (fd < 0)
+		die("memfd_create shmem_cached");
+	memset(buf, 0x5a, sizeof(buf));
+	for (off = 0; off < len; off += n) {
+		n = write(fd, buf, len - off < sizeof(buf) ? len - off : sizeof(buf));
+		if (n <= 0)
+			die("write shmem_cached");
+	}
+	p = mmap(place(GPAGE, GPAGE, "mmap shmem_cached"), GPAGE, PROT_READ,
+		 MAP_SHARED | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap shmem_cached");
+	close(fd);
+	region("shmem_cached", p, GPAGE);
 	say("ready");
 }
 
@@ -714,7 +770,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!mode) {
-		fprintf(stderr, "usage: %s states|idle|many NR|storm|grow NR [options]\n", argv[0]);
+		fprintf(stderr, "usage: %s states|idle|many NR|storm|grow NR|shmem_cached MIB [options]\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(mode, "states"))
@@ -727,6 +783,8 @@ int main(int argc, char **argv)
 		storm();
 	else if (!strcmp(mode, "grow"))
 		grow(nr);
+	else if (!strcmp(mode, "shmem_cached"))
+		shmem_cached(nr);
 	else {
 		errno = EINVAL;
 		die(mode);
