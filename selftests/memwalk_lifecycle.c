@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -22,6 +24,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_evlib.h"
 #include "memwalk_util.h"
 
 #define MODULE_NAME	"memwalk"
@@ -53,11 +56,6 @@ static bool kasan_enabled(void)
 
 /* Taint flags a load/unload must never add: B (bad page), D (oops), W, L. */
 #define BAD_TAINTS	((1UL << 5) | (1UL << 7) | (1UL << 9) | (1UL << 14))
-
-static bool module_loaded(void)
-{
-	return access(SYS_MODULE, F_OK) == 0;
-}
 
 static void load(struct __test_metadata *_metadata, const char *ko)
 {
@@ -133,7 +131,7 @@ static unsigned long read_taint(void)
 }
 
 /* Give back what caches hold so that only real growth is left. */
-static int settle(void)
+static int settle_caches(void)
 {
 	struct dirent *de;
 	char path[512];
@@ -233,12 +231,12 @@ TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
 
 	for (i = 0; i < WARMUP_CYCLES; i++)
 		cycle(_metadata, self->ko, debugfs, i);
-	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, settle_caches());
 	ASSERT_EQ(0, read_meminfo(&before));
 
 	for (i = 0; i < cycles; i++)
 		cycle(_metadata, self->ko, debugfs, i);
-	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, settle_caches());
 	ASSERT_EQ(0, read_meminfo(&after));
 
 	d_slab = after.sunreclaim_kb - before.sunreclaim_kb;
@@ -330,6 +328,168 @@ TEST_F(lifecycle, debugfs_dir_follows_module)
 
 	unload(_metadata);
 	EXPECT_NE(0, access(DEBUGFS_DIR, F_OK));
+}
+
+/* ---- GET_STATUS while the module loads ---------------------------------- */
+
+#define RACE_ROUNDS_DEFAULT	30
+
+/*
+ * What a GET_STATUS reply must say of the hooks whenever it comes: each
+ * has a name, a leg and one of the states the uapi defines, "attached"
+ * agrees with the state, a failed hook has its errno, and no event has two
+ * live hooks (its others are in standby).  Returns NULL or what is wrong.
+ */
+static const char *probes_invalid(const struct status *st, char *why, size_t len)
+{
+	unsigned int live[MEMWALK_EV_MAX + 1] = { 0 };
+	int i;
+
+	if (!st->nr_probes)
+		return "no hooks";
+	for (i = 0; i < st->nr_probes; i++) {
+		const typeof(st->probe[0]) *p = &st->probe[i];
+		const char *bad = NULL;
+
+		if (!p->name[0])
+			bad = "no name";
+		else if (p->leg < MEMWALK_LEG_TRACEPOINT || p->leg > MEMWALK_LEG_KRETPROBE)
+			bad = "no such leg";
+		else if (p->state > MEMWALK_PROBE_DISABLED)
+			bad = "no such state";
+		else if (p->attached != (p->state == MEMWALK_PROBE_ATTACHED))
+			bad = "ATTACHED disagrees with STATE";
+		else if ((p->state == MEMWALK_PROBE_FAILED) != (p->error < 0))
+			bad = "ERROR disagrees with STATE";
+		else if (p->event > MEMWALK_EV_MAX)
+			bad = "no such event";
+		else if (p->attached && ++live[p->event] > 1)
+			bad = "a second live hook for its event";
+		if (bad) {
+			snprintf(why, len, "hook %d (%s, leg %u, state %u, error %d): %s",
+				 i, p->name, p->leg, p->state, p->error, bad);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* The hooks of two replies are the same (hits and misses aside). */
+static const char *probes_differ(const struct status *a, const struct status *b,
+				 char *why, size_t len)
+{
+	int i;
+
+	if (a->nr_probes != b->nr_probes) {
+		snprintf(why, len, "%d hooks, then %d", a->nr_probes, b->nr_probes);
+		return why;
+	}
+	for (i = 0; i < a->nr_probes; i++) {
+		if (!strcmp(a->probe[i].name, b->probe[i].name) &&
+		    a->probe[i].leg == b->probe[i].leg &&
+		    a->probe[i].event == b->probe[i].event &&
+		    a->probe[i].state == b->probe[i].state &&
+		    a->probe[i].error == b->probe[i].error)
+			continue;
+		snprintf(why, len, "hook %d: %s leg %u state %u error %d, then %s leg %u state %u error %d",
+			 i, a->probe[i].name, a->probe[i].leg, a->probe[i].state, a->probe[i].error,
+			 b->probe[i].name, b->probe[i].leg, b->probe[i].state, b->probe[i].error);
+		return why;
+	}
+	return NULL;
+}
+
+struct racer {
+	volatile bool loading;		/* insmod has not returned yet */
+	int replies;			/* GET_STATUS answered while loading */
+	int errors;			/* ... refused (other than ENOENT) */
+	int last_error;
+	struct status first;		/* the first answer of the round */
+	char bad[256];			/* the first invalid answer */
+};
+
+/*
+ * Ask for GET_STATUS as fast as the family can be resolved, from the
+ * moment it appears, until insmod has returned.  Runs SCHED_FIFO so it
+ * gets in between the family's registration and whatever follows it.
+ */
+static void *racer_fn(void *arg)
+{
+	struct racer *rc = arg;
+	static struct status st;
+	char why[256];
+	int ret;
+
+	while (rc->loading) {
+		ret = status_get(&st);
+		if (ret == ENOENT)
+			continue;
+		if (ret) {
+			rc->errors++;
+			rc->last_error = ret;
+			continue;
+		}
+		if (!rc->replies++)
+			rc->first = st;
+		if (!rc->bad[0] && probes_invalid(&st, why, sizeof(why)))
+			snprintf(rc->bad, sizeof(rc->bad), "%s", why);
+	}
+	return NULL;
+}
+
+/*
+ * GET_STATUS raced against insmod, MEMWALK_RACE_ROUNDS times: each answer
+ * that comes before insmod returns must describe the hooks as they are
+ * once it has (valid names and states, nothing "attached" that is not),
+ * and nothing may oops or hang (vm-run.sh fails a guest with a splat).
+ */
+TEST_F_TIMEOUT(lifecycle, get_status_during_insmod, 600)
+{
+	const char *rounds_env = getenv("MEMWALK_RACE_ROUNDS");
+	int rounds = rounds_env ? atoi(rounds_env) : RACE_ROUNDS_DEFAULT;
+	struct sched_param sp = { .sched_priority = 50 };
+	static struct racer rc;
+	static struct status ref;
+	int i, early = 0, refused = 0;
+	pthread_attr_t attr;
+	pthread_t t;
+	char why[256];
+
+	ASSERT_LT(0, rounds);
+	ASSERT_EQ(0, pthread_attr_init(&attr));
+	ASSERT_EQ(0, pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED));
+	ASSERT_EQ(0, pthread_attr_setschedpolicy(&attr, SCHED_FIFO));
+	ASSERT_EQ(0, pthread_attr_setschedparam(&attr, &sp));
+
+	for (i = 0; i < rounds; i++) {
+		memset(&rc, 0, sizeof(rc));
+		rc.loading = true;
+		ASSERT_EQ(0, pthread_create(&t, &attr, racer_fn, &rc));
+		load(_metadata, self->ko);
+		rc.loading = false;
+		ASSERT_EQ(0, pthread_join(t, NULL));
+
+		ASSERT_EQ(0, status_get(&ref)) TH_LOG("round %d: GET_STATUS after insmod", i);
+		ASSERT_EQ(NULL, probes_invalid(&ref, why, sizeof(why)))
+			TH_LOG("round %d, after insmod: %s", i, why);
+		EXPECT_STREQ("", rc.bad) TH_LOG("round %d, during insmod", i);
+		if (rc.replies) {
+			early++;
+			EXPECT_EQ(NULL, probes_differ(&rc.first, &ref, why, sizeof(why)))
+				TH_LOG("round %d: during insmod vs after: %s", i, why);
+		}
+		refused += rc.errors;
+		if (rc.errors)
+			TH_LOG("round %d: %d GET_STATUS refused during insmod (last: %s)",
+			       i, rc.errors, strerror(rc.last_error));
+		unload(_metadata);
+	}
+	pthread_attr_destroy(&attr);
+	TH_LOG("%d rounds: %d with GET_STATUS answered before insmod returned, %d refused",
+	       rounds, early, refused);
+	EXPECT_EQ(0, refused);
+	/* Without an early answer the race was not run. */
+	EXPECT_LT(0, early);
 }
 
 TEST_HARNESS_MAIN
