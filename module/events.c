@@ -142,10 +142,14 @@ enum memwalk_mcgrp_idx memwalk_event_group(u32 type)
 
 NOKPROBE_SYMBOL(memwalk_event_group);
 
-/* Any context: netlink_has_listeners() is RCU and a bit test. */
+/*
+ * Any context: netlink_has_listeners() is RCU and a bit test.  Until the
+ * family is registered its group ids are not yet its own: nobody listens.
+ */
 bool memwalk_events_listening(enum memwalk_mcgrp_idx grp)
 {
-	return genl_has_listeners(&memwalk_genl_family, &init_net, grp) > 0;
+	return memwalk_netlink_registered() &&
+	       genl_has_listeners(&memwalk_genl_family, &init_net, grp) > 0;
 }
 
 NOKPROBE_SYMBOL(memwalk_events_listening);
@@ -548,9 +552,9 @@ static void ev_flush(struct ev_dgram *d)
 {
 	if (!d->skb)
 		return;
-	/* -ESRCH: the last subscriber left; -ENOBUFS: it is told by recv(). */
-	genlmsg_multicast(&memwalk_genl_family, d->skb, 0, d->grp, GFP_NOWAIT);
-	memwalk_events_sent(d->grp, d->nr_events);
+	/* Not sent when the family is going: its subscribers are gone. */
+	if (memwalk_netlink_multicast(d->skb, d->grp))
+		memwalk_events_sent(d->grp, d->nr_events);
 	d->skb = NULL;
 	d->nr_events = 0;
 	d->nr_msgs = 0;
@@ -850,7 +854,7 @@ static void ev_free_buffers(void)
 
 /*
  * Allocate the buffers and the workqueue.  Nothing records events before
- * memwalk_probes_init() attaches the hooks.
+ * memwalk_probes_init() attaches the hooks and the family is registered.
  */
 int memwalk_events_init(void)
 {
@@ -871,7 +875,7 @@ int memwalk_events_init(void)
 
 	ev_cpus = alloc_percpu(struct ev_cpu);
 	if (!ev_cpus)
-		return -ENOMEM;
+		goto out_nomem;
 	for_each_possible_cpu(cpu) {
 		struct ev_cpu *c = per_cpu_ptr(ev_cpus, cpu);
 		int node = cpu_to_node(cpu);
@@ -907,26 +911,26 @@ out_free_batch:
 	kvfree(ev_batch);
 out_free_buffers:
 	ev_free_buffers();
+out_nomem:
+	pr_err("cannot allocate the event buffers (%u per CPU)\n",
+	       buffer_events);
 	return -ENOMEM;
 }
 
 /*
- * Stop delivery.  The hooks are gone (memwalk_probes_exit()), so nothing
- * queues the irq_work any more; wait for it, then for the work it may have
- * queued, then for the workqueue's rescuer.
+ * After memwalk_probes_exit() and memwalk_lru_exit(): nothing queues the
+ * irq_work nor the works any more.  Wait for the irq_work, then for the
+ * delivery it may have queued, then for the workqueue's rescuer; free
+ * the buffers last, with what they still hold.
  */
-void memwalk_events_stop(void)
+void memwalk_events_exit(void)
 {
+	int cpu;
+
 	irq_work_sync(&ev_irq_work);
 	cancel_delayed_work_sync(&ev_work);
 	destroy_workqueue(ev_wq);
 	ev_wq = NULL;
-}
-
-/* After memwalk_netlink_exit(): GET_STATUS no longer reads the counters. */
-void memwalk_events_free(void)
-{
-	int cpu;
 
 	/* Events recorded but never delivered still pin their cgroups. */
 	for_each_possible_cpu(cpu) {
