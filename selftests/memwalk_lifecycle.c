@@ -492,4 +492,210 @@ TEST_F_TIMEOUT(lifecycle, get_status_during_insmod, 600)
 	EXPECT_LT(0, early);
 }
 
+/* ---- init failure paths (fault injection) ------------------------------- */
+
+#define FI_DIR		DEBUGFS
+#define FAILNTH_MAX_DEFAULT	2000
+#define MODULES_END	"0xffffffffff000000"	/* x86-64: end of the module mapping space */
+
+static int fi_write(const char *attr, const char *file, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), FI_DIR "/%s/%s", attr, file);
+	return mw_write_file(path, val);
+}
+
+/* The kernel image's end (_end): module text is above it. */
+static int kernel_end(char *buf, size_t len)
+{
+	char line[256], addr[32], type[4], name[128];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %3s %127s", addr, type, name) == 3 &&
+		    !strcmp(name, "_end") && strspn(addr, "0") != strlen(addr)) {
+			snprintf(buf, len, "0x%s", addr);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * failslab and fail_page_alloc consulted for every allocation, but only
+ * counted (by fail-nth) when module code is on the stack: in an insmod,
+ * that is memwalk's init and what it calls, not the module loader.
+ */
+static int fi_aim_at_modules(void)
+{
+	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+	char start[40];
+	unsigned int i;
+	int ret = 0;
+
+	if (kernel_end(start, sizeof(start)))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		ret |= fi_write(attrs[i], "probability", "0");
+		ret |= fi_write(attrs[i], "verbose", "0");
+		ret |= fi_write(attrs[i], "task-filter", "N");
+		ret |= fi_write(attrs[i], "ignore-gfp-wait", "N");
+		ret |= fi_write(attrs[i], "stacktrace-depth", "32");
+		ret |= fi_write(attrs[i], "require-start", start);
+		ret |= fi_write(attrs[i], "require-end", MODULES_END);
+	}
+	ret |= fi_write("fail_page_alloc", "ignore-gfp-highmem", "N");
+	ret |= fi_write("fail_page_alloc", "min-order", "0");
+	return ret;
+}
+
+static void fi_reset(void)
+{
+	static const char *const attrs[] = { "failslab", "fail_page_alloc" };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		fi_write(attrs[i], "require-start", "0");
+		fi_write(attrs[i], "require-end", "0xffffffffffffffff");
+		fi_write(attrs[i], "ignore-gfp-wait", "Y");
+	}
+	fi_write("fail_page_alloc", "ignore-gfp-highmem", "Y");
+	fi_write("fail_page_alloc", "min-order", "1");
+}
+
+/* A kernel thread (the events workqueue's rescuer) named after us. */
+static bool memwalk_thread(char *name, size_t len)
+{
+	struct dirent *de;
+	char path[300], comm[64];
+	bool found = false;
+	DIR *dir = opendir("/proc");
+
+	while (dir && !found && (de = readdir(dir))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (mw_read_file(path, comm, sizeof(comm)))
+			continue;
+		found = strstr(comm, "memwalk") != NULL;
+		if (found)
+			snprintf(name, len, "%.16s: %.64s", de->d_name, comm);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* What a failed insmod left behind, or NULL. */
+static const char *leftover(char *why, size_t len)
+{
+	struct family f;
+	char t[128];
+
+	if (module_loaded())
+		return SYS_MODULE;
+	if (!mw_wait_path(MEMWALK_DEVICE_PATH, false))
+		return MEMWALK_DEVICE_PATH;
+	if (!mw_wait_path(DEBUGFS_DIR, false))
+		return DEBUGFS_DIR;
+	if (!family_resolve(&f))
+		return "the generic netlink family";
+	if (memwalk_thread(t, sizeof(t))) {
+		snprintf(why, len, "thread %.100s", t);
+		return why;
+	}
+	return NULL;
+}
+
+/* The memwalk lines /dev/kmsg got since @fd was opened or last read. */
+static void kmsg_memwalk(int fd, char *out, size_t len)
+{
+	char rec[1024], *msg;
+	ssize_t n;
+
+	out[0] = '\0';
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0) {
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg || strncmp(msg + 1, MODULE_NAME ": ", strlen(MODULE_NAME) + 2))
+			continue;
+		msg[strcspn(msg, "\n")] = '\0';
+		if (strlen(out) + strlen(msg) + 2 < len)
+			strcat(strcat(out, out[0] ? " |" : ""), msg + strlen(MODULE_NAME) + 2);
+	}
+}
+
+/*
+ * Every allocation memwalk's init makes, directly or in what it calls,
+ * fails in turn (fail-nth, counted only with module code on the stack),
+ * until an insmod goes through without one.  Each insmod either fails
+ * with the injected ENOMEM and leaves nothing (module, device, debugfs
+ * directory, family, the events workqueue's rescuer thread), or loads a
+ * module that answers GET_STATUS and unloads.  kmemleak after the suite
+ * (reliability lane) judges what was freed.
+ */
+TEST_F_TIMEOUT(lifecycle, init_failure_unwinds, 3000)
+{
+	const char *max_env = getenv("MEMWALK_FAILNTH_MAX");
+	int max = max_env ? atoi(max_env) : FAILNTH_MAX_DEFAULT;
+	int n, ret, err, failed = 0, survived = 0, kfd, mfd;
+	char why[256], msgs[512], left[32], t[128];
+	static struct status st;
+	bool done = false;
+
+	if (access("/proc/thread-self/fail-nth", F_OK) ||
+	    access(FI_DIR "/failslab/require-start", F_OK) ||
+	    access(FI_DIR "/fail_page_alloc/require-start", F_OK))
+		SKIP(return, "kernel without fail-nth, failslab, fail_page_alloc or their stack filter (CONFIG_FAULT_INJECTION_DEBUG_FS, FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_STACKTRACE_FILTER)");
+	ASSERT_FALSE(memwalk_thread(t, sizeof(t))) TH_LOG("before the test: %s", t);
+	ASSERT_EQ(0, fi_aim_at_modules());
+	mfd = open(self->ko, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, mfd);
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, kfd);
+
+	for (n = 1; n <= max && !done; n++) {
+		lseek(kfd, 0, SEEK_END);
+		snprintf(left, sizeof(left), "%d", n);
+		ASSERT_EQ(0, mw_write_file("/proc/thread-self/fail-nth", left));
+		ret = syscall(SYS_finit_module, mfd, "", 0);
+		err = errno;
+		ASSERT_EQ(0, mw_read_file("/proc/thread-self/fail-nth", left, sizeof(left)));
+		ASSERT_EQ(0, mw_write_file("/proc/thread-self/fail-nth", "0"));
+		kmsg_memwalk(kfd, msgs, sizeof(msgs));
+		done = atoi(left) != 0;		/* fewer than n allocations */
+
+		if (ret) {
+			failed++;
+			TH_LOG("allocation %d failed: insmod %s;%s", n, strerror(err), msgs);
+			EXPECT_FALSE(done) TH_LOG("insmod failed without an injected failure");
+			EXPECT_EQ(ENOMEM, err);
+			EXPECT_EQ(NULL, leftover(why, sizeof(why)))
+				TH_LOG("after allocation %d failed in init", n);
+			if (leftover(why, sizeof(why)))
+				break;
+			continue;
+		}
+		if (!done)
+			survived++;
+		EXPECT_EQ(0, status_get(&st)) TH_LOG("allocation %d failed, module loaded", n);
+		EXPECT_TRUE(mw_wait_path(MEMWALK_DEVICE_PATH, true));
+		unload(_metadata);
+		EXPECT_EQ(NULL, leftover(why, sizeof(why))) TH_LOG("after rmmod, allocation %d", n);
+	}
+	close(kfd);
+	close(mfd);
+	fi_reset();
+	TH_LOG("%d allocations in init: %d failed the insmod, %d were survived",
+	       n - 2, failed, survived);
+	EXPECT_TRUE(done) TH_LOG("more than %d allocations (MEMWALK_FAILNTH_MAX)", max);
+	EXPECT_LT(0, failed);
+}
+
 TEST_HARNESS_MAIN
