@@ -100,6 +100,15 @@ static struct workqueue_struct *ev_wq;
 static struct irq_work ev_irq_work;
 static struct delayed_work ev_work;
 
+/*
+ * EV_ARMED: a delivery is due for recorded events, at most
+ * delivery_delay_ms away.  Set by ev_irq_work_fn(), cleared by the
+ * delivery work before it takes the buffers.  Not ev_work's PENDING bit,
+ * which a loss report (memwalk_events_lost()) also sets, 100 ms away.
+ */
+static unsigned long ev_flags;
+#define EV_ARMED	0
+
 /* Owned by the delivery work. */
 static struct memwalk_event **ev_batch;
 static char *ev_path;
@@ -166,7 +175,10 @@ void memwalk_events_lost(enum memwalk_mcgrp_idx grp, u64 nr)
 {
 	atomic64_add(nr, &ev_groups[grp].delivery);
 	atomic64_add(nr, &ev_groups[grp].unreported);
-	/* Report it soon; never postpone a delivery already due. */
+	/*
+	 * Report it soon; never postpone a delivery already due.  The next
+	 * event's delivery brings it forward (ev_irq_work_fn()).
+	 */
 	queue_delayed_work(ev_wq, &ev_work, HZ / 10);
 }
 
@@ -300,13 +312,13 @@ NOKPROBE_SYMBOL(ev_fill_record);
 
 /*
  * Have the delivery work run.  With delivery_delay_ms, a delivery already
- * pending takes this event too (the work clears PENDING, a full barrier,
- * before it takes each CPU's buffer lock, under which the event was
- * recorded before we looked), so no irq_work, an interrupt, per event.
+ * armed takes this event too (the work clears EV_ARMED, then a full
+ * barrier, before it takes each CPU's buffer lock, under which the event
+ * was recorded before we looked), so no irq_work, an interrupt, per event.
  */
 static void ev_kick(void)
 {
-	if (delivery_delay_ms && delayed_work_pending(&ev_work))
+	if (delivery_delay_ms && test_bit(EV_ARMED, &ev_flags))
 		return;
 	irq_work_queue(&ev_irq_work);
 }
@@ -371,16 +383,17 @@ NOKPROBE_SYMBOL(memwalk_event_record);
 
 /*
  * Hard interrupt context: hand over to process context, at once or, with
- * delivery_delay_ms, once the burst had that long to gather (a delivery
- * already pending is then left as it is).
+ * delivery_delay_ms, once the burst had that long to gather.  A delivery
+ * already armed is left as it is; a loss report due later is brought
+ * forward: it must not hold back the events.
  */
 static void ev_irq_work_fn(struct irq_work *work)
 {
-	if (delivery_delay_ms)
-		queue_delayed_work(ev_wq, &ev_work,
-				   msecs_to_jiffies(delivery_delay_ms));
-	else
+	if (!delivery_delay_ms)
 		mod_delayed_work(ev_wq, &ev_work, 0);
+	else if (!test_and_set_bit(EV_ARMED, &ev_flags))
+		mod_delayed_work(ev_wq, &ev_work,
+				 msecs_to_jiffies(delivery_delay_ms));
 }
 
 NOKPROBE_SYMBOL(ev_irq_work_fn);
@@ -671,6 +684,11 @@ static void ev_deliver(struct work_struct *work)
 	u64 lost[MEMWALK_MCGRP_IDX_COUNT] = { 0 };
 	unsigned int n = 0, i, first;
 	int cpu, g;
+
+	/* Events recorded from here on need another run. */
+	clear_bit(EV_ARMED, &ev_flags);
+	/* The clear before the buffer locks; ev_kick() tests after its. */
+	smp_mb__after_atomic();
 
 	for_each_possible_cpu(cpu) {
 		struct ev_cpu *c = per_cpu_ptr(ev_cpus, cpu);
