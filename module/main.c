@@ -87,7 +87,7 @@ out_netlink_exit:
 	memwalk_netlink_exit();
 out_debugfs_exit:
 	memwalk_debugfs_exit();
-	/* memwalk_lru_init() and what it needs, which cannot fail alone */
+	/* memwalk_lru_init() cannot fail: undone with the probes. */
 	memwalk_lru_exit();
 	memwalk_probes_exit();
 out_events_exit:
