@@ -899,7 +899,7 @@ TEST_F_TIMEOUT(events, rmmod_during_flood, 120)
 /* ---- a delivery loss and what follows it ------------------------------------------- */
 
 #define FAILSLAB	"/sys/kernel/debug/failslab"
-#define LOSS_EPISODES	8
+#define LOSS_EPISODES	12
 
 static int failslab_set(const char *file, const char *val)
 {
