@@ -66,8 +66,10 @@ static int __init memwalk_init(void)
 	 * nothing before the family is registered: nobody can listen.
 	 */
 	ret = memwalk_probes_init();
-	if (ret)
+	if (ret) {
+		pr_err("cannot set up the hooks: %d\n", ret);
 		goto out_events_exit;
+	}
 	memwalk_lru_init();
 
 	/* Cannot fail: debugfs is optional (see memwalk_debugfs_present()). */
