@@ -6,7 +6,7 @@
 # failure must end in a clean error code, the module must unload, and
 # kmemleak (run after this) must find nothing.
 # memwalk's init is failed elsewhere, in the suite before this:
-# memwalk_lifecycle's init_failure_unwinds fails each allocation of the
+# memwalk_lifecycle's init_failure_unwinds fails each slab allocation of the
 # init in turn (fail-nth, counted only with module code on the stack, so
 # never the module loader's, whose jump_label notifier and vmalloc WARN
 # when theirs fail), and memwalk_events' loss_report_does_not_delay_events
