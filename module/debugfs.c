@@ -11,6 +11,7 @@
  *              level with its index, the physical address of the table
  *              holding it, its raw value, decoded bits and what it points
  *              to (next table or page)
+ *   probes     the reclaim and OOM hooks and their state (probes.c)
  *
  * All files are root-only (0400/0600, and debugfs itself is root's).  maps
  * and pagetable are rendered at open() into a bounded buffer (walk.c drops
@@ -36,6 +37,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "events.h"
 #include "memwalk.h"
 
 struct dentry *memwalk_debugfs_root;
@@ -390,6 +392,10 @@ static const struct file_operations pagetable_fops = {
 	.release	= dump_release,
 };
 
+/*
+ * After what the files show (main.c): a file can be read as soon as it
+ * exists.
+ */
 void memwalk_debugfs_init(void)
 {
 	memwalk_debugfs_root = debugfs_create_dir("memwalk", NULL);
@@ -402,6 +408,7 @@ void memwalk_debugfs_init(void)
 			    &maps_fops);
 	debugfs_create_file("pagetable", 0400, memwalk_debugfs_root, NULL,
 			    &pagetable_fops);
+	memwalk_probes_debugfs_init(memwalk_debugfs_root);
 }
 
 void memwalk_debugfs_exit(void)

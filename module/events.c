@@ -100,6 +100,15 @@ static struct workqueue_struct *ev_wq;
 static struct irq_work ev_irq_work;
 static struct delayed_work ev_work;
 
+/*
+ * EV_ARMED: a delivery is due for recorded events, at most
+ * delivery_delay_ms away.  Set by ev_irq_work_fn(), cleared by the
+ * delivery work before it takes the buffers.  Not ev_work's PENDING bit,
+ * which a loss report (memwalk_events_lost()) also sets, 100 ms away.
+ */
+static unsigned long ev_flags;
+#define EV_ARMED	0
+
 /* Owned by the delivery work. */
 static struct memwalk_event **ev_batch;
 static char *ev_path;
@@ -142,10 +151,14 @@ enum memwalk_mcgrp_idx memwalk_event_group(u32 type)
 
 NOKPROBE_SYMBOL(memwalk_event_group);
 
-/* Any context: netlink_has_listeners() is RCU and a bit test. */
+/*
+ * Any context: netlink_has_listeners() is RCU and a bit test.  Until the
+ * family is registered its group ids are not yet its own: nobody listens.
+ */
 bool memwalk_events_listening(enum memwalk_mcgrp_idx grp)
 {
-	return genl_has_listeners(&memwalk_genl_family, &init_net, grp) > 0;
+	return memwalk_netlink_registered() &&
+	       genl_has_listeners(&memwalk_genl_family, &init_net, grp) > 0;
 }
 
 NOKPROBE_SYMBOL(memwalk_events_listening);
@@ -162,7 +175,10 @@ void memwalk_events_lost(enum memwalk_mcgrp_idx grp, u64 nr)
 {
 	atomic64_add(nr, &ev_groups[grp].delivery);
 	atomic64_add(nr, &ev_groups[grp].unreported);
-	/* Report it soon; never postpone a delivery already due. */
+	/*
+	 * Report it soon; never postpone a delivery already due.  The next
+	 * event's delivery brings it forward (ev_irq_work_fn()).
+	 */
 	queue_delayed_work(ev_wq, &ev_work, HZ / 10);
 }
 
@@ -296,13 +312,13 @@ NOKPROBE_SYMBOL(ev_fill_record);
 
 /*
  * Have the delivery work run.  With delivery_delay_ms, a delivery already
- * pending takes this event too (the work clears PENDING, a full barrier,
- * before it takes each CPU's buffer lock, under which the event was
- * recorded before we looked), so no irq_work, an interrupt, per event.
+ * armed takes this event too (the work clears EV_ARMED, then a full
+ * barrier, before it takes each CPU's buffer lock, under which the event
+ * was recorded before we looked), so no irq_work, an interrupt, per event.
  */
 static void ev_kick(void)
 {
-	if (delivery_delay_ms && delayed_work_pending(&ev_work))
+	if (delivery_delay_ms && test_bit(EV_ARMED, &ev_flags))
 		return;
 	irq_work_queue(&ev_irq_work);
 }
@@ -367,16 +383,17 @@ NOKPROBE_SYMBOL(memwalk_event_record);
 
 /*
  * Hard interrupt context: hand over to process context, at once or, with
- * delivery_delay_ms, once the burst had that long to gather (a delivery
- * already pending is then left as it is).
+ * delivery_delay_ms, once the burst had that long to gather.  A delivery
+ * already armed is left as it is; a loss report due later is brought
+ * forward: it must not hold back the events.
  */
 static void ev_irq_work_fn(struct irq_work *work)
 {
-	if (delivery_delay_ms)
-		queue_delayed_work(ev_wq, &ev_work,
-				   msecs_to_jiffies(delivery_delay_ms));
-	else
+	if (!delivery_delay_ms)
 		mod_delayed_work(ev_wq, &ev_work, 0);
+	else if (!test_and_set_bit(EV_ARMED, &ev_flags))
+		mod_delayed_work(ev_wq, &ev_work,
+				 msecs_to_jiffies(delivery_delay_ms));
 }
 
 NOKPROBE_SYMBOL(ev_irq_work_fn);
@@ -548,9 +565,9 @@ static void ev_flush(struct ev_dgram *d)
 {
 	if (!d->skb)
 		return;
-	/* -ESRCH: the last subscriber left; -ENOBUFS: it is told by recv(). */
-	genlmsg_multicast(&memwalk_genl_family, d->skb, 0, d->grp, GFP_NOWAIT);
-	memwalk_events_sent(d->grp, d->nr_events);
+	/* Not sent when the family is going: its subscribers are gone. */
+	if (memwalk_netlink_multicast(d->skb, d->grp))
+		memwalk_events_sent(d->grp, d->nr_events);
 	d->skb = NULL;
 	d->nr_events = 0;
 	d->nr_msgs = 0;
@@ -667,6 +684,11 @@ static void ev_deliver(struct work_struct *work)
 	u64 lost[MEMWALK_MCGRP_IDX_COUNT] = { 0 };
 	unsigned int n = 0, i, first;
 	int cpu, g;
+
+	/* Events recorded from here on need another run. */
+	clear_bit(EV_ARMED, &ev_flags);
+	/* The clear before the buffer locks; ev_kick() tests after its. */
+	smp_mb__after_atomic();
 
 	for_each_possible_cpu(cpu) {
 		struct ev_cpu *c = per_cpu_ptr(ev_cpus, cpu);
@@ -850,7 +872,7 @@ static void ev_free_buffers(void)
 
 /*
  * Allocate the buffers and the workqueue.  Nothing records events before
- * memwalk_probes_init() attaches the hooks.
+ * memwalk_probes_init() attaches the hooks and the family is registered.
  */
 int memwalk_events_init(void)
 {
@@ -871,7 +893,7 @@ int memwalk_events_init(void)
 
 	ev_cpus = alloc_percpu(struct ev_cpu);
 	if (!ev_cpus)
-		return -ENOMEM;
+		goto out_nomem;
 	for_each_possible_cpu(cpu) {
 		struct ev_cpu *c = per_cpu_ptr(ev_cpus, cpu);
 		int node = cpu_to_node(cpu);
@@ -907,26 +929,26 @@ out_free_batch:
 	kvfree(ev_batch);
 out_free_buffers:
 	ev_free_buffers();
+out_nomem:
+	pr_err("cannot allocate the event buffers (%u per CPU)\n",
+	       buffer_events);
 	return -ENOMEM;
 }
 
 /*
- * Stop delivery.  The hooks are gone (memwalk_probes_exit()), so nothing
- * queues the irq_work any more; wait for it, then for the work it may have
- * queued, then for the workqueue's rescuer.
+ * After memwalk_probes_exit() and memwalk_lru_exit(): nothing queues the
+ * irq_work nor the works any more.  Wait for the irq_work, then for the
+ * delivery it may have queued, then for the workqueue's rescuer; free
+ * the buffers last, with what they still hold.
  */
-void memwalk_events_stop(void)
+void memwalk_events_exit(void)
 {
+	int cpu;
+
 	irq_work_sync(&ev_irq_work);
 	cancel_delayed_work_sync(&ev_work);
 	destroy_workqueue(ev_wq);
 	ev_wq = NULL;
-}
-
-/* After memwalk_netlink_exit(): GET_STATUS no longer reads the counters. */
-void memwalk_events_free(void)
-{
-	int cpu;
 
 	/* Events recorded but never delivered still pin their cgroups. */
 	for_each_possible_cpu(cpu) {

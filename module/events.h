@@ -14,6 +14,7 @@
 #include "memwalk.h"
 
 struct cgroup_subsys_state;
+struct dentry;
 struct mem_cgroup;
 struct sk_buff;
 
@@ -121,8 +122,7 @@ struct memwalk_event_args {
 
 /* events.c */
 int memwalk_events_init(void);
-void memwalk_events_stop(void);
-void memwalk_events_free(void);
+void memwalk_events_exit(void);
 
 bool memwalk_event_record(u32 type, u32 leg,
 			  const struct memwalk_event_args *a);
@@ -145,6 +145,7 @@ int memwalk_events_put_status(struct sk_buff *skb);
 /* probes.c */
 int memwalk_probes_init(void);
 void memwalk_probes_exit(void);
+void memwalk_probes_debugfs_init(struct dentry *dir);
 size_t memwalk_probes_status_size(void);
 int memwalk_probes_put_status(struct sk_buff *skb);
 
@@ -156,5 +157,9 @@ size_t memwalk_lru_node_size(void);
 void memwalk_lru_init(void);
 void memwalk_lru_exit(void);
 unsigned int memwalk_lru_interval_ms(void);
+
+/* netlink.c: the multicast path of the events */
+bool memwalk_netlink_multicast(struct sk_buff *skb,
+			       enum memwalk_mcgrp_idx grp);
 
 #endif /* _MEMWALK_EVENTS_H */

@@ -156,8 +156,8 @@ static void sampler_send(void)
 			break;
 	}
 	genlmsg_end(skb, hdr);
-	genlmsg_multicast(&memwalk_genl_family, skb, 0, grp, GFP_NOWAIT);
-	memwalk_events_sent(grp, 1);
+	if (memwalk_netlink_multicast(skb, grp))
+		memwalk_events_sent(grp, 1);
 	return;
 
 out_free_msg:

@@ -21,8 +21,8 @@
  *
  * Context: process context (uses current's UTS namespace).  No locks: the
  * release and machine strings are never written after boot (only the
- * nodename and domainname change, under uts_sem), and the feature state is
- * only changed while no front end can call us (see main.c init/exit order).
+ * nodename and domainname change, under uts_sem); the feature state is
+ * read once each, and changes only while the module loads or unloads.
  */
 void memwalk_fill_info(struct memwalk_info *info)
 {
@@ -48,8 +48,9 @@ void memwalk_fill_info(struct memwalk_info *info)
 }
 
 /*
- * Internal pieces first, the user-visible device last, so nobody can reach
- * a half-initialised module; exit tears down in the reverse order.
+ * What the front ends report on first, then the front ends themselves
+ * (debugfs files, the netlink family, the device), so none can reach a
+ * half-initialised module; exit removes the front ends first.
  */
 static int __init memwalk_init(void)
 {
@@ -60,52 +61,55 @@ static int __init memwalk_init(void)
 	if (ret)
 		return ret;
 
-	/* Before the probes: events are multicast through the family. */
-	ret = memwalk_netlink_init();
-	if (ret)
-		goto out_events_free;
+	/*
+	 * Hooks that cannot attach are reported, not fatal.  They record
+	 * nothing before the family is registered: nobody can listen.
+	 */
+	ret = memwalk_probes_init();
+	if (ret) {
+		pr_err("cannot set up the hooks: %d\n", ret);
+		goto out_events_exit;
+	}
+	memwalk_lru_init();
 
 	/* Cannot fail: debugfs is optional (see memwalk_debugfs_present()). */
 	memwalk_debugfs_init();
 
-	/* Hooks that cannot attach are reported, not fatal. */
-	ret = memwalk_probes_init();
+	ret = memwalk_netlink_init();
 	if (ret)
 		goto out_debugfs_exit;
-	memwalk_lru_init();
 
 	ret = memwalk_chardev_init();
 	if (ret)
-		goto out_events_stop;
+		goto out_netlink_exit;
 
 	return 0;
 
-out_events_stop:
-	memwalk_lru_exit();
-	memwalk_probes_exit();
-	memwalk_events_stop();
+out_netlink_exit:
+	memwalk_netlink_exit();
 out_debugfs_exit:
 	memwalk_debugfs_exit();
-	memwalk_netlink_exit();
-out_events_free:
-	memwalk_events_free();
+	/* memwalk_lru_init() cannot fail: undone with the probes. */
+	memwalk_lru_exit();
+	memwalk_probes_exit();
+out_events_exit:
+	memwalk_events_exit();
 	return ret;
 }
 
 /*
- * Events stop before the family goes: probes off, then the delivery work,
- * which multicasts through the family; the counters GET_STATUS reads are
- * freed last.
+ * The front ends go first: the family (no multicast under way once it is
+ * gone, see memwalk_netlink_exit()), then the hooks and the sampler, then
+ * the delivery work and the counters GET_STATUS read.
  */
 static void __exit memwalk_exit(void)
 {
 	memwalk_chardev_exit();
+	memwalk_netlink_exit();
+	memwalk_debugfs_exit();
 	memwalk_lru_exit();
 	memwalk_probes_exit();
-	memwalk_events_stop();
-	memwalk_debugfs_exit();
-	memwalk_netlink_exit();
-	memwalk_events_free();
+	memwalk_events_exit();
 }
 
 module_init(memwalk_init);

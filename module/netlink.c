@@ -12,8 +12,10 @@
 #include <linux/cache.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/limits.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
@@ -23,8 +25,13 @@
 #include "events.h"
 #include "memwalk.h"
 
-/* Set once registration succeeded; see memwalk_fill_info() on locking. */
-static bool family_registered;
+/*
+ * Whether events may be multicast through the family: set once it is
+ * registered, cleared before it is unregistered.  RCU: a multicast that
+ * saw it set (memwalk_netlink_multicast()) is over before the family goes,
+ * whose group ids may then be handed to another family.
+ */
+static bool family_live;
 
 #define STR_POLICY(max)		{ .type = NLA_NUL_STRING, .len = (max) - 1 }
 
@@ -178,6 +185,7 @@ static int get_status_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_msg;
 	}
 
+	ret = -EMSGSIZE;
 	if (nla_put_string(msg, MEMWALK_A_MODULE_VERSION,
 			   MEMWALK_MODULE_VERSION) ||
 	    nla_put_u32(msg, MEMWALK_A_UAPI_VERSION, MEMWALK_UAPI_VERSION) ||
@@ -185,11 +193,11 @@ static int get_status_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, MEMWALK_A_STATUS_PAGE_SIZE, PAGE_SIZE) ||
 	    nla_put_u32(msg, MEMWALK_A_STATUS_SAMPLE_INTERVAL_MS,
 			memwalk_lru_interval_ms()) ||
-	    memwalk_events_put_status(msg) ||
-	    memwalk_probes_put_status(msg)) {
-		ret = -EMSGSIZE;
+	    memwalk_events_put_status(msg))
 		goto out_cancel_msg;
-	}
+	ret = memwalk_probes_put_status(msg);
+	if (ret)
+		goto out_cancel_msg;
 
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -245,6 +253,10 @@ struct genl_family memwalk_genl_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(family_mcgrps),
 };
 
+/*
+ * After everything GET_STATUS and the events report on (main.c): the
+ * family is how user space reaches them.
+ */
 int memwalk_netlink_init(void)
 {
 	int ret;
@@ -256,17 +268,56 @@ int memwalk_netlink_init(void)
 		return ret;
 	}
 
-	family_registered = true;
+	/*
+	 * Events may go out now; the hooks start recording them.  Release:
+	 * whoever sees it set sees the family's group ids.
+	 */
+	smp_store_release(&family_live, true);
 	return 0;
 }
 
+/*
+ * First on the way out: no multicast is under way or starts, then the
+ * family goes, waiting for GET_STATUS calls in progress.
+ */
 void memwalk_netlink_exit(void)
 {
+	WRITE_ONCE(family_live, false);
+	synchronize_rcu();
 	genl_unregister_family(&memwalk_genl_family);
-	family_registered = false;
 }
 
+/* Any context (the hooks ask, through memwalk_events_listening()). */
 bool memwalk_netlink_registered(void)
 {
-	return family_registered;
+	/* Pairs with the release in memwalk_netlink_init(). */
+	return smp_load_acquire(&family_live);
+}
+
+NOKPROBE_SYMBOL(memwalk_netlink_registered);
+
+/**
+ * memwalk_netlink_multicast() - send an event datagram to a group
+ * @skb: the datagram, consumed either way
+ * @grp: its group
+ *
+ * Context: process context, any locks; does not sleep.
+ * Return: false if the family is not (or no longer) registered: @skb is
+ * dropped.
+ */
+bool memwalk_netlink_multicast(struct sk_buff *skb, enum memwalk_mcgrp_idx grp)
+{
+	bool live;
+
+	/* Against memwalk_netlink_exit(): the family outlives this section. */
+	rcu_read_lock();
+	live = READ_ONCE(family_live);
+	/* -ESRCH: nobody listens; -ENOBUFS: they are told by recv(). */
+	if (live)
+		genlmsg_multicast(&memwalk_genl_family, skb, 0, grp,
+				  GFP_NOWAIT);
+	rcu_read_unlock();
+	if (!live)
+		nlmsg_free(skb);
+	return live;
 }

@@ -97,8 +97,15 @@ enum hook_id {
 	NR_HOOKS,
 };
 
+/*
+ * Not a uapi state: a hook memwalk_probes_init() has not tried yet.  Never
+ * reported: the debugfs file and the family that show hooks are created
+ * after it (main.c), and memwalk_probes_put_status() would refuse.
+ */
+#define HOOK_UNTRIED	U32_MAX
+
 struct hook {
-	const char *name;	/* tracepoint, or function (set at init) */
+	const char *name;	/* tracepoint; see hook_name() */
 	u8 leg;			/* MEMWALK_LEG_* */
 	u8 slot;		/* enum hook_slot */
 	u8 event;		/* MEMWALK_EV_* reported, 0 for context only */
@@ -107,7 +114,7 @@ struct hook {
 	struct kprobe kp;
 	struct kretprobe krp;
 	/* Written by memwalk_probes_init() before anything reads them. */
-	u32 state;		/* MEMWALK_PROBE_* */
+	u32 state;		/* MEMWALK_PROBE_*, or HOOK_UNTRIED */
 	int err;
 };
 
@@ -593,14 +600,15 @@ NOKPROBE_SYMBOL(kp_mark_oom_victim);
 
 #define TP_HOOK(_id, _name, _slot, _ev, _fn)				\
 	[_id] = { .name = _name, .leg = MEMWALK_LEG_TRACEPOINT,		\
-		  .slot = _slot, .event = _ev, .tp_probe = _fn }
+		  .slot = _slot, .event = _ev, .state = HOOK_UNTRIED,	\
+		  .tp_probe = _fn }
 #define KP_HOOK(_id, _sym, _slot, _ev, _pre)				\
 	[_id] = { .leg = MEMWALK_LEG_KPROBE,				\
-		  .slot = _slot, .event = _ev,				\
+		  .slot = _slot, .event = _ev, .state = HOOK_UNTRIED,	\
 		  .kp = { .symbol_name = _sym, .pre_handler = _pre } }
 #define KRP_HOOK(_id, _sym, _slot, _ev, _entry, _ret, _data)		\
 	[_id] = { .leg = MEMWALK_LEG_KRETPROBE,				\
-		  .slot = _slot, .event = _ev,				\
+		  .slot = _slot, .event = _ev, .state = HOOK_UNTRIED,	\
 		  .krp = { .kp.symbol_name = _sym,			\
 			   .entry_handler = _entry, .handler = _ret,	\
 			   .data_size = sizeof(_data) } }
@@ -662,6 +670,19 @@ static struct hook hooks[NR_HOOKS] = {
 		SLOT_OOM_KILL, MEMWALK_EV_OOM_KILL, kp_mark_oom_victim),
 };
 
+/* The tracepoint's name, or the probed function's: set in the table. */
+static const char *hook_name(const struct hook *h)
+{
+	switch (h->leg) {
+	case MEMWALK_LEG_KPROBE:
+		return h->kp.symbol_name;
+	case MEMWALK_LEG_KRETPROBE:
+		return h->krp.kp.symbol_name;
+	default:
+		return h->name;
+	}
+}
+
 /*
  * Build-time check of every tracepoint probe against its TP_PROTO: the
  * register_trace_*() inlines are only looked at by sizeof, never called.
@@ -699,6 +720,12 @@ static const char *const state_names[] = {
 	[MEMWALK_PROBE_ABSENT]		= "absent",
 	[MEMWALK_PROBE_DISABLED]	= "disabled",
 };
+
+static const char *hook_state_name(const struct hook *h)
+{
+	return h->state < ARRAY_SIZE(state_names) ? state_names[h->state] :
+						    "untried";
+}
 
 static u64 hook_hits_sum(enum hook_id id)
 {
@@ -754,8 +781,8 @@ static bool hook_disabled(const struct hook *h)
 			    strncmp(p, leg, colon - p))
 				goto next;
 		}
-		if (name_len == strlen(h->name) &&
-		    !strncmp(name, h->name, name_len))
+		if (name_len == strlen(hook_name(h)) &&
+		    !strncmp(name, hook_name(h), name_len))
 			return true;
 next:
 		p += len;
@@ -808,7 +835,7 @@ static void attach_all(void)
 		h->state = h->err == -ENOENT ? MEMWALK_PROBE_ABSENT :
 					       MEMWALK_PROBE_FAILED;
 		pr_warn("cannot attach %s %s: %d%s\n", leg_names[h->leg],
-			h->name, h->err,
+			hook_name(h), h->err,
 			h->event ? ", trying the next hook for its event" : "");
 	}
 
@@ -866,7 +893,7 @@ static void detach_all(void)
 
 		if (h->state == MEMWALK_PROBE_ATTACHED && missed)
 			pr_info("%s %s missed %llu hits\n", leg_names[h->leg],
-				h->name, missed);
+				hook_name(h), missed);
 	}
 }
 
@@ -882,10 +909,10 @@ static int probes_show(struct seq_file *m, void *unused)
 		const struct hook *h = &hooks[i];
 
 		seq_printf(m, "%-10s %-30s %-20s %-8s %5d %12llu %8llu\n",
-			   leg_names[h->leg], h->name,
+			   leg_names[h->leg], hook_name(h),
 			   h->event ? memwalk_event_name(h->event) :
 				      "(oom decision)",
-			   state_names[h->state], h->err, hook_hits_sum(i),
+			   hook_state_name(h), h->err, hook_hits_sum(i),
 			   hook_nmissed(h));
 	}
 	return 0;
@@ -909,10 +936,13 @@ static int put_probe(struct sk_buff *skb, int i)
 	const struct hook *h = &hooks[i];
 	struct nlattr *nest;
 
+	/* No uapi state says "not tried yet"; not reachable (see main.c). */
+	if (h->state == HOOK_UNTRIED)
+		return -EAGAIN;
 	nest = nla_nest_start(skb, MEMWALK_A_STATUS_PROBE);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_string(skb, MEMWALK_A_PROBE_NAME, h->name) ||
+	if (nla_put_string(skb, MEMWALK_A_PROBE_NAME, hook_name(h)) ||
 	    nla_put_u32(skb, MEMWALK_A_PROBE_LEG, h->leg) ||
 	    nla_put_u32(skb, MEMWALK_A_PROBE_EVENT, h->event) ||
 	    nla_put_u32(skb, MEMWALK_A_PROBE_ATTACHED,
@@ -930,30 +960,38 @@ static int put_probe(struct sk_buff *skb, int i)
 	return 0;
 }
 
+/* GET_STATUS: the hooks; -EMSGSIZE, or -EAGAIN before they were tried. */
 int memwalk_probes_put_status(struct sk_buff *skb)
 {
-	int i;
+	int i, ret;
 
 	if (nla_put_u32(skb, MEMWALK_A_STATUS_KRETPROBE_MAXACTIVE,
 			kretprobe_maxactive))
 		return -EMSGSIZE;
-	for (i = 0; i < NR_HOOKS; i++)
-		if (put_probe(skb, i))
-			return -EMSGSIZE;
+	for (i = 0; i < NR_HOOKS; i++) {
+		ret = put_probe(skb, i);
+		if (ret)
+			return ret;
+	}
 	return 0;
+}
+
+/* From memwalk_debugfs_init(), after memwalk_probes_init(). */
+void memwalk_probes_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("probes", 0400, dir, NULL, &probes_fops);
 }
 
 /* ---- init / exit ---------------------------------------------------------- */
 
 /*
- * After memwalk_events_init() and the netlink family: hooks record events
- * as soon as they are attached.  Only fails for want of memory; hooks that
+ * After memwalk_events_init(), before the debugfs file and the family that
+ * report the hooks: hooks record events once the family is registered
+ * (memwalk_events_listening()).  Only fails for want of memory; hooks that
  * do not attach are reported instead.
  */
 int memwalk_probes_init(void)
 {
-	int i;
-
 	if (!kretprobe_maxactive || kretprobe_maxactive > 4096) {
 		pr_warn("kretprobe_maxactive=%u out of range, using 1024\n",
 			kretprobe_maxactive);
@@ -963,18 +1001,9 @@ int memwalk_probes_init(void)
 	if (!kswapd_runs)
 		return -ENOMEM;
 	oom_kills_seen = oom_kill_count();
-	for (i = 0; i < NR_HOOKS; i++) {
-		if (hooks[i].leg == MEMWALK_LEG_KPROBE)
-			hooks[i].name = hooks[i].kp.symbol_name;
-		else if (hooks[i].leg == MEMWALK_LEG_KRETPROBE)
-			hooks[i].name = hooks[i].krp.kp.symbol_name;
-	}
 
 	for_each_kernel_tracepoint(tp_lookup, NULL);
 	attach_all();
-
-	debugfs_create_file("probes", 0400, memwalk_debugfs_root, NULL,
-			    &probes_fops);
 	return 0;
 }
 

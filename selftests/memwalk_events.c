@@ -896,4 +896,145 @@ TEST_F_TIMEOUT(events, rmmod_during_flood, 120)
 	EXPECT_EQ(128, module_param_value("buffer_events"));
 }
 
+/* ---- a delivery loss and what follows it ------------------------------------------- */
+
+#define FAILSLAB	"/sys/kernel/debug/failslab"
+#define LOSS_EPISODES	12
+
+static int failslab_set(const char *file, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FAILSLAB "/%s", file);
+	return mw_write_file(path, val);
+}
+
+/* [start, end) of memwalk's function @fn, from /proc/kallsyms. */
+static int module_fn_range(const char *fn, unsigned long long *start, unsigned long long *end)
+{
+	char line[256], type[4], name[128], mod[64];
+	unsigned long long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	*start = 0;
+	*end = ~0ULL;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %3s %127s %63s", &a, type, name, mod) != 4 ||
+		    strcmp(mod, "[memwalk]"))
+			continue;
+		if (!strcmp(name, fn))
+			*start = a;
+	}
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %3s %127s %63s", &a, type, name, mod) == 4 &&
+		    !strcmp(mod, "[memwalk]") && a > *start && a < *end)
+			*end = a;
+	}
+	fclose(f);
+	return *start && *end != ~0ULL ? 0 : -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A datagram lost for want of memory must not hold back the events after
+ * it: the loss is reported with the next delivery, delivery_delay_ms
+ * (5 ms here) after the next event, not when the 100 ms loss-report timer
+ * fires.  failslab fails the two tries of one datagram's allocation in the
+ * delivery work (stack filter on ev_deliver), LOSS_EPISODES times, while
+ * memcg reclaim floods.  For each LOST record, the oldest event in its
+ * datagram says how long events waited: ~100 ms if the timer held them.
+ * The median over the episodes must stay under 50 ms.
+ */
+TEST_F_TIMEOUT(events, loss_report_does_not_delay_events, 180)
+{
+	unsigned long long start, end;
+	uint64_t worst[LOSS_EPISODES * 4], lost = 0;
+	char buf[32];
+	struct mw_run r;
+	size_t i, j, nw = 0;
+	int ep, k, injected = 0;
+	pid_t pid;
+
+	if (access(FAILSLAB "/require-start", F_OK))
+		SKIP(return, "kernel without failslab or its stack filter (CONFIG_FAILSLAB, FAULT_INJECTION_STACKTRACE_FILTER)");
+	NEED_SWAP();
+	ASSERT_EQ(0, module_unload(&r)) TH_LOG("rmmod: %s", r.err);
+	ASSERT_EQ(0, module_load(&r, "delivery_delay_ms=5")) TH_LOG("insmod: %s", r.err);
+	ASSERT_EQ(0, module_fn_range("ev_deliver", &start, &end)) TH_LOG("ev_deliver not in kallsyms");
+
+	ASSERT_EQ(0, cg_create("mwev_flood", 8 * MiB, true));
+	ASSERT_EQ(0, sub_start(&self->sub, 1u << GRP_RECLAIM));
+	pid = spawn_hog("mwev_flood", 32 * MiB, 0, 0);
+	ASSERT_LT(0, pid);
+	for (k = 0; k < 100 && !self->sub.nr; k++)
+		msleep(50);
+	ASSERT_LT(0, self->sub.nr) TH_LOG("no events from the flood");
+
+	ASSERT_EQ(0, failslab_set("probability", "0"));
+	ASSERT_EQ(0, failslab_set("verbose", "0"));
+	ASSERT_EQ(0, failslab_set("task-filter", "N"));
+	ASSERT_EQ(0, failslab_set("interval", "1"));
+	ASSERT_EQ(0, failslab_set("space", "0"));
+	ASSERT_EQ(0, failslab_set("stacktrace-depth", "32"));
+	snprintf(buf, sizeof(buf), "%#llx", start);
+	ASSERT_EQ(0, failslab_set("require-start", buf));
+	snprintf(buf, sizeof(buf), "%#llx", end);
+	ASSERT_EQ(0, failslab_set("require-end", buf));
+	for (ep = 0; ep < LOSS_EPISODES; ep++) {
+		/* nlmsg_new(), then again with __GFP_HIGH: one datagram lost */
+		ASSERT_EQ(0, failslab_set("times", "2"));
+		ASSERT_EQ(0, failslab_set("probability", "100"));
+		for (k = 0; k < 300; k++) {
+			if (!mw_read_file(FAILSLAB "/times", buf, sizeof(buf)) && atoi(buf) == 0)
+				break;
+			msleep(10);
+		}
+		failslab_set("probability", "0");
+		injected += k < 300;
+		msleep(400);
+	}
+	failslab_set("require-start", "0");
+	failslab_set("require-end", "0xffffffffffffffff");
+	failslab_set("times", "-1");
+	kill(pid, SIGKILL);
+	wait_child(pid, 10);
+	msleep(300);
+
+	pthread_mutex_lock(&self->sub.lock);
+	for (i = 0; i < self->sub.nr; i++) {
+		const struct evrec *l = &self->sub.recs[i];
+		uint64_t w = 0;
+
+		if (l->type != MEMWALK_EV_LOST)
+			continue;
+		lost += l->lost;
+		for (j = i + 1; j < self->sub.nr && self->sub.recs[j].recv_ns == l->recv_ns; j++)
+			if (self->sub.recs[j].recv_ns - self->sub.recs[j].time_ns > w)
+				w = self->sub.recs[j].recv_ns - self->sub.recs[j].time_ns;
+		if (w && nw < ARRAY_SIZE(worst))
+			worst[nw++] = w;
+	}
+	pthread_mutex_unlock(&self->sub.lock);
+	qsort(worst, nw, sizeof(worst[0]), cmp_u64);
+	for (i = 0; i < nw; i++)
+		TH_LOG("LOST report %zu: its datagram's oldest event waited %" PRIu64 " ms",
+		       i, worst[i] / 1000000);
+	TH_LOG("%d of %d injections taken, %" PRIu64 " events reported lost, %zu reports with events",
+	       injected, LOSS_EPISODES, lost, nw);
+	ASSERT_LE(LOSS_EPISODES / 2, injected) TH_LOG("failslab did not reach the delivery");
+	ASSERT_LE(3, nw) TH_LOG("too few LOST reports with events after them");
+	EXPECT_GT(50 * 1000000ULL, worst[nw / 2])
+		TH_LOG("events after a loss waited %" PRIu64 " ms (median), delivery_delay_ms=5",
+		       worst[nw / 2] / 1000000);
+}
+
 TEST_HARNESS_MAIN

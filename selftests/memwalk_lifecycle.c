@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -22,6 +24,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_evlib.h"
 #include "memwalk_util.h"
 
 #define MODULE_NAME	"memwalk"
@@ -53,11 +56,6 @@ static bool kasan_enabled(void)
 
 /* Taint flags a load/unload must never add: B (bad page), D (oops), W, L. */
 #define BAD_TAINTS	((1UL << 5) | (1UL << 7) | (1UL << 9) | (1UL << 14))
-
-static bool module_loaded(void)
-{
-	return access(SYS_MODULE, F_OK) == 0;
-}
 
 static void load(struct __test_metadata *_metadata, const char *ko)
 {
@@ -133,7 +131,7 @@ static unsigned long read_taint(void)
 }
 
 /* Give back what caches hold so that only real growth is left. */
-static int settle(void)
+static int settle_caches(void)
 {
 	struct dirent *de;
 	char path[512];
@@ -233,12 +231,12 @@ TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
 
 	for (i = 0; i < WARMUP_CYCLES; i++)
 		cycle(_metadata, self->ko, debugfs, i);
-	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, settle_caches());
 	ASSERT_EQ(0, read_meminfo(&before));
 
 	for (i = 0; i < cycles; i++)
 		cycle(_metadata, self->ko, debugfs, i);
-	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, settle_caches());
 	ASSERT_EQ(0, read_meminfo(&after));
 
 	d_slab = after.sunreclaim_kb - before.sunreclaim_kb;
@@ -330,6 +328,392 @@ TEST_F(lifecycle, debugfs_dir_follows_module)
 
 	unload(_metadata);
 	EXPECT_NE(0, access(DEBUGFS_DIR, F_OK));
+}
+
+/* ---- GET_STATUS while the module loads ---------------------------------- */
+
+#define RACE_ROUNDS_DEFAULT	30
+
+/*
+ * What a GET_STATUS reply must say of the hooks whenever it comes: each
+ * has a name, a leg and one of the states the uapi defines, "attached"
+ * agrees with the state, a failed hook has its errno, and no event has two
+ * live hooks (its others are in standby).  Returns NULL or what is wrong.
+ */
+static const char *probes_invalid(const struct status *st, char *why, size_t len)
+{
+	unsigned int live[MEMWALK_EV_MAX + 1] = { 0 };
+	int i;
+
+	if (!st->nr_probes)
+		return "no hooks";
+	for (i = 0; i < st->nr_probes; i++) {
+		const typeof(st->probe[0]) *p = &st->probe[i];
+		const char *bad = NULL;
+
+		if (!p->name[0])
+			bad = "no name";
+		else if (p->leg < MEMWALK_LEG_TRACEPOINT || p->leg > MEMWALK_LEG_KRETPROBE)
+			bad = "no such leg";
+		else if (p->state > MEMWALK_PROBE_DISABLED)
+			bad = "no such state";
+		else if (p->attached != (p->state == MEMWALK_PROBE_ATTACHED))
+			bad = "ATTACHED disagrees with STATE";
+		else if ((p->state == MEMWALK_PROBE_FAILED) != (p->error < 0))
+			bad = "ERROR disagrees with STATE";
+		else if (p->event > MEMWALK_EV_MAX)
+			bad = "no such event";
+		else if (p->attached && ++live[p->event] > 1)
+			bad = "a second live hook for its event";
+		if (bad) {
+			snprintf(why, len, "hook %d (%s, leg %u, state %u, error %d): %s",
+				 i, p->name, p->leg, p->state, p->error, bad);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* The hooks of two replies are the same (hits and misses aside). */
+static const char *probes_differ(const struct status *a, const struct status *b,
+				 char *why, size_t len)
+{
+	int i;
+
+	if (a->nr_probes != b->nr_probes) {
+		snprintf(why, len, "%d hooks, then %d", a->nr_probes, b->nr_probes);
+		return why;
+	}
+	for (i = 0; i < a->nr_probes; i++) {
+		if (!strcmp(a->probe[i].name, b->probe[i].name) &&
+		    a->probe[i].leg == b->probe[i].leg &&
+		    a->probe[i].event == b->probe[i].event &&
+		    a->probe[i].state == b->probe[i].state &&
+		    a->probe[i].error == b->probe[i].error)
+			continue;
+		snprintf(why, len, "hook %d: %s leg %u state %u error %d, then %s leg %u state %u error %d",
+			 i, a->probe[i].name, a->probe[i].leg, a->probe[i].state, a->probe[i].error,
+			 b->probe[i].name, b->probe[i].leg, b->probe[i].state, b->probe[i].error);
+		return why;
+	}
+	return NULL;
+}
+
+struct racer {
+	volatile bool loading;		/* insmod has not returned yet */
+	int replies;			/* GET_STATUS answered while loading */
+	int errors;			/* ... refused (other than ENOENT) */
+	int last_error;
+	struct status first;		/* the first answer of the round */
+	char bad[256];			/* the first invalid answer */
+};
+
+/*
+ * Ask for GET_STATUS as fast as the family can be resolved, from the
+ * moment it appears, until insmod has returned.  Runs SCHED_FIFO so it
+ * gets in between the family's registration and whatever follows it.
+ */
+static void *racer_fn(void *arg)
+{
+	struct racer *rc = arg;
+	static struct status st;
+	char why[256];
+	int ret;
+
+	while (rc->loading) {
+		ret = status_get(&st);
+		if (ret == ENOENT)
+			continue;
+		if (ret) {
+			rc->errors++;
+			rc->last_error = ret;
+			continue;
+		}
+		if (!rc->replies++)
+			rc->first = st;
+		if (!rc->bad[0] && probes_invalid(&st, why, sizeof(why)))
+			snprintf(rc->bad, sizeof(rc->bad), "%s", why);
+	}
+	return NULL;
+}
+
+/*
+ * GET_STATUS raced against insmod, MEMWALK_RACE_ROUNDS times: each answer
+ * that comes before insmod returns must describe the hooks as they are
+ * once it has (valid names and states, nothing "attached" that is not),
+ * and nothing may oops or hang (vm-run.sh fails a guest with a splat).
+ */
+TEST_F_TIMEOUT(lifecycle, get_status_during_insmod, 600)
+{
+	const char *rounds_env = getenv("MEMWALK_RACE_ROUNDS");
+	int rounds = rounds_env ? atoi(rounds_env) : RACE_ROUNDS_DEFAULT;
+	struct sched_param sp = { .sched_priority = 50 };
+	static struct racer rc;
+	static struct status ref;
+	int i, early = 0, refused = 0;
+	pthread_attr_t attr;
+	pthread_t t;
+	char why[256];
+
+	ASSERT_LT(0, rounds);
+	ASSERT_EQ(0, pthread_attr_init(&attr));
+	ASSERT_EQ(0, pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED));
+	ASSERT_EQ(0, pthread_attr_setschedpolicy(&attr, SCHED_FIFO));
+	ASSERT_EQ(0, pthread_attr_setschedparam(&attr, &sp));
+
+	for (i = 0; i < rounds; i++) {
+		memset(&rc, 0, sizeof(rc));
+		rc.loading = true;
+		ASSERT_EQ(0, pthread_create(&t, &attr, racer_fn, &rc));
+		load(_metadata, self->ko);
+		rc.loading = false;
+		ASSERT_EQ(0, pthread_join(t, NULL));
+
+		ASSERT_EQ(0, status_get(&ref)) TH_LOG("round %d: GET_STATUS after insmod", i);
+		ASSERT_EQ(NULL, probes_invalid(&ref, why, sizeof(why)))
+			TH_LOG("round %d, after insmod: %s", i, why);
+		EXPECT_STREQ("", rc.bad) TH_LOG("round %d, during insmod", i);
+		if (rc.replies) {
+			early++;
+			EXPECT_EQ(NULL, probes_differ(&rc.first, &ref, why, sizeof(why)))
+				TH_LOG("round %d: during insmod vs after: %s", i, why);
+		}
+		refused += rc.errors;
+		if (rc.errors)
+			TH_LOG("round %d: %d GET_STATUS refused during insmod (last: %s)",
+			       i, rc.errors, strerror(rc.last_error));
+		unload(_metadata);
+	}
+	pthread_attr_destroy(&attr);
+	TH_LOG("%d rounds: %d with GET_STATUS answered before insmod returned, %d refused",
+	       rounds, early, refused);
+	EXPECT_EQ(0, refused);
+	/* Without an early answer the race was not run. */
+	EXPECT_LT(0, early);
+}
+
+/* ---- init failure paths (fault injection) ------------------------------- */
+
+#define FI_DIR		DEBUGFS
+#define FAILNTH_MAX_DEFAULT	2000
+#define MODULES_END	"0xffffffffff000000"	/* x86-64: end of the module mapping space */
+
+static int fi_write(const char *attr, const char *file, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), FI_DIR "/%s/%s", attr, file);
+	return mw_write_file(path, val);
+}
+
+/* The kernel image's end (_end): module text is above it. */
+static int kernel_end(char *buf, size_t len)
+{
+	char line[256], addr[32], type[4], name[128];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %3s %127s", addr, type, name) == 3 &&
+		    !strcmp(name, "_end") && strspn(addr, "0") != strlen(addr)) {
+			snprintf(buf, len, "0x%s", addr);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * failslab consulted for every slab allocation, but only counted (by
+ * fail-nth) when module code is on the stack: in an insmod, that is
+ * memwalk's init and what it calls, not the module loader.  Slab only:
+ * page allocations (percpu chunks, vmalloc) come and go with the
+ * allocators' state, so the n-th of them would not be the same one from
+ * one insmod to the next, and an allocation site could be skipped.
+ */
+static int fi_aim_at_modules(void)
+{
+	char start[40];
+	int ret = 0;
+
+	if (kernel_end(start, sizeof(start)))
+		return -1;
+	ret |= fi_write("failslab", "probability", "0");
+	ret |= fi_write("failslab", "verbose", "0");
+	ret |= fi_write("failslab", "task-filter", "N");
+	ret |= fi_write("failslab", "ignore-gfp-wait", "N");
+	ret |= fi_write("failslab", "stacktrace-depth", "32");
+	ret |= fi_write("failslab", "require-start", start);
+	ret |= fi_write("failslab", "require-end", MODULES_END);
+	return ret;
+}
+
+static void fi_reset(void)
+{
+	fi_write("failslab", "require-start", "0");
+	fi_write("failslab", "require-end", "0xffffffffffffffff");
+	fi_write("failslab", "ignore-gfp-wait", "Y");
+}
+
+/*
+ * A kernel thread (no command line) named after the module: the events
+ * workqueue's rescuer, "kworker/R-memwalk_events".
+ */
+static bool memwalk_thread(char *name, size_t len)
+{
+	struct dirent *de;
+	char path[300], comm[64], cmdline[8];
+	bool found = false;
+	DIR *dir = opendir("/proc");
+
+	while (dir && !found && (de = readdir(dir))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (mw_read_file(path, comm, sizeof(comm)))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", de->d_name);
+		if (mw_read_file(path, cmdline, sizeof(cmdline)) || cmdline[0])
+			continue;
+		found = strstr(comm, "memwalk") != NULL;
+		if (found)
+			snprintf(name, len, "%.16s: %.64s", de->d_name, comm);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* What a failed insmod left behind, or NULL. */
+static const char *leftover(char *why, size_t len)
+{
+	struct family f;
+	char t[128];
+
+	if (module_loaded())
+		return SYS_MODULE;
+	if (!mw_wait_path(MEMWALK_DEVICE_PATH, false))
+		return MEMWALK_DEVICE_PATH;
+	if (!mw_wait_path(DEBUGFS_DIR, false))
+		return DEBUGFS_DIR;
+	if (!family_resolve(&f))
+		return "the generic netlink family";
+	if (memwalk_thread(t, sizeof(t))) {
+		snprintf(why, len, "thread %.100s", t);
+		return why;
+	}
+	return NULL;
+}
+
+/* The memwalk lines /dev/kmsg got since @fd was opened or last read. */
+static void kmsg_memwalk(int fd, char *out, size_t len)
+{
+	char rec[1024], *msg;
+	ssize_t n;
+
+	out[0] = '\0';
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0) {
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg || strncmp(msg + 1, MODULE_NAME ": ", strlen(MODULE_NAME) + 2))
+			continue;
+		msg[strcspn(msg, "\n")] = '\0';
+		if (strlen(out) + strlen(msg) + 2 < len)
+			strcat(strcat(out, out[0] ? " |" : ""), msg + strlen(MODULE_NAME) + 2);
+	}
+}
+
+/* Each step of memwalk_init() that can fail, by what it says then. */
+static const char *const init_steps[] = {
+	"cannot allocate the event buffers",
+	"cannot set up the hooks",
+	"cannot register genetlink family",
+	"cannot register /dev/memwalk",
+};
+
+/*
+ * Every slab allocation memwalk's init makes, directly or in what it
+ * calls, fails in turn (fail-nth, counted only with module code on the
+ * stack), until an insmod goes through without one.  Each insmod either
+ * fails with the injected ENOMEM and leaves nothing (module, device,
+ * debugfs directory, family, the events workqueue's rescuer thread), or
+ * loads a module that answers GET_STATUS and unloads.  Every step of the
+ * init that can fail must have failed.  kmemleak after the suite
+ * (reliability lane) judges what was freed.
+ */
+TEST_F_TIMEOUT(lifecycle, init_failure_unwinds, 3000)
+{
+	const char *max_env = getenv("MEMWALK_FAILNTH_MAX");
+	int max = max_env ? atoi(max_env) : FAILNTH_MAX_DEFAULT;
+	int n, ret, err, failed = 0, survived = 0, kfd, mfd;
+	char why[256], msgs[512], left[32], t[128];
+	static struct status st;
+	int steps[ARRAY_SIZE(init_steps)] = { 0 };
+	const char *bad = NULL;
+	bool done = false;
+	size_t i;
+
+	if (access("/proc/thread-self/fail-nth", F_OK) ||
+	    access(FI_DIR "/failslab/require-start", F_OK))
+		SKIP(return, "kernel without fail-nth, failslab or its stack filter (CONFIG_FAULT_INJECTION_DEBUG_FS, FAILSLAB, FAULT_INJECTION_STACKTRACE_FILTER)");
+	ASSERT_FALSE(memwalk_thread(t, sizeof(t))) TH_LOG("before the test: %s", t);
+	ASSERT_EQ(0, fi_aim_at_modules());
+	mfd = open(self->ko, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, mfd);
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, kfd);
+
+	for (n = 1; n <= max && !done; n++) {
+		lseek(kfd, 0, SEEK_END);
+		snprintf(left, sizeof(left), "%d", n);
+		ASSERT_EQ(0, mw_write_file("/proc/thread-self/fail-nth", left));
+		ret = syscall(SYS_finit_module, mfd, "", 0);
+		err = errno;
+		ASSERT_EQ(0, mw_read_file("/proc/thread-self/fail-nth", left, sizeof(left)));
+		ASSERT_EQ(0, mw_write_file("/proc/thread-self/fail-nth", "0"));
+		kmsg_memwalk(kfd, msgs, sizeof(msgs));
+		done = atoi(left) != 0;		/* fewer than n allocations */
+
+		if (ret) {
+			for (i = 0; i < ARRAY_SIZE(init_steps); i++)
+				steps[i] += strstr(msgs, init_steps[i]) != NULL;
+			failed++;
+			TH_LOG("allocation %d failed: insmod %s;%s", n, strerror(err), msgs);
+			EXPECT_FALSE(done) TH_LOG("insmod failed without an injected failure");
+			EXPECT_EQ(ENOMEM, err);
+			bad = leftover(why, sizeof(why));
+			EXPECT_EQ(NULL, bad)
+				TH_LOG("allocation %d failed in init, which left %s", n, bad ?: "?");
+			if (bad)
+				break;
+			continue;
+		}
+		if (!done)
+			survived++;
+		EXPECT_EQ(0, status_get(&st)) TH_LOG("allocation %d failed, module loaded", n);
+		EXPECT_TRUE(mw_wait_path(MEMWALK_DEVICE_PATH, true));
+		unload(_metadata);
+		bad = leftover(why, sizeof(why));
+		EXPECT_EQ(NULL, bad) TH_LOG("rmmod after allocation %d failed left %s", n, bad ?: "?");
+	}
+	close(kfd);
+	close(mfd);
+	fi_reset();
+	TH_LOG("%d allocations in init: %d failed the insmod, %d were survived",
+	       n - 2, failed, survived);
+	if (!bad)
+		EXPECT_TRUE(done) TH_LOG("more than %d allocations (MEMWALK_FAILNTH_MAX)", max);
+	for (i = 0; i < ARRAY_SIZE(init_steps); i++) {
+		const char *step = init_steps[i];
+
+		if (!bad && !steps[i])
+			TH_LOG("no insmod failed with \"%s\"", step);
+		EXPECT_TRUE(bad || steps[i]);
+	}
 }
 
 TEST_HARNESS_MAIN

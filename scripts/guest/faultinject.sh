@@ -5,9 +5,12 @@
 # require-end), during snapshots, translations and status requests; every
 # failure must end in a clean error code, the module must unload, and
 # kmemleak (run after this) must find nothing.
-# Not done: failing the insmod task's allocations.  That reaches the
-# kernel's own module loader, whose jump_label notifier and vmalloc WARN
-# when their allocations fail (seen here): splats that are not memwalk's.
+# memwalk's init is failed elsewhere, in the suite before this:
+# memwalk_lifecycle's init_failure_unwinds fails each slab allocation of the
+# init in turn (fail-nth, counted only with module code on the stack, so
+# never the module loader's, whose jump_label notifier and vmalloc WARN
+# when theirs fail), and memwalk_events' loss_report_does_not_delay_events
+# fails the delivery's.
 DBG=/sys/kernel/debug
 KO=/lib/memwalk/memwalk.ko
 FI_ROUNDS=${FI_ROUNDS:-25}
