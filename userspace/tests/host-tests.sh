@@ -171,6 +171,13 @@ test_static() {
 	! grep -q INTERP "$tmp/out" || fail "dynamically linked (has PT_INTERP)"
 }
 
+# The Debian package's build (LINK=dynamic): libnl from its packages.
+test_dynamic() {
+	readelf -d "$CLIENT" >"$tmp/out" 2>"$tmp/err" || fail "readelf failed" || return 1
+	grep -q 'NEEDED.*\[libnl-3\.so' "$tmp/out" && grep -q 'NEEDED.*\[libnl-genl-3\.so' "$tmp/out" ||
+		fail "no shared libnl-3 and libnl-genl-3 among the needed libraries"
+}
+
 # The sanitizer run (make check-san) tests programs that do have ASan and
 # UBSan (libubsan linked in, see the Makefile).
 test_sanitized() {
@@ -888,6 +895,8 @@ fi
 t "write error on stdout: exit 1" test_write_error
 if [ "${MW_SANITIZE:-0}" = 1 ]; then
 	t "client and test programs are built with ASan and UBSan" test_sanitized
+elif [ "${MW_LINK:-static}" = dynamic ]; then
+	t "memwalk-client is linked with the shared libnl-3 and libnl-genl-3 (LINK=dynamic)" test_dynamic
 else
 	t "memwalk-client is statically linked" test_static
 fi
