@@ -620,6 +620,7 @@ out:
 	if (r.replay_fd >= 0)
 		close(r.replay_fd);
 	mw_evstate_free(&r.state);
+	mw_status_release(&status);
 	free(r.buf);
 	return ret;
 }

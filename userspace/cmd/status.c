@@ -196,6 +196,7 @@ static int status_run(const struct mw_command *cmd, int argc, char **argv)
 		ret = mw_report(&err);
 	else
 		ret = print_status(&st, json);
+	mw_status_release(&st);
 	mw_genl_close(&genl);
 	return ret;
 }

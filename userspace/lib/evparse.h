@@ -165,7 +165,11 @@ struct mw_status_cpu {
 	uint32_t has;			/* 1 << MEMWALK_A_CPU_* */
 };
 
-/* A GET_STATUS reply; strings point into the message, like mw_event. */
+/*
+ * A GET_STATUS reply; strings point into the message, like mw_event.
+ * mw_genl_get_status() keeps its own copy of the message in @reply (free
+ * it with mw_status_release()), since libnl frees the one it received.
+ */
 struct mw_status {
 	uint64_t has;			/* MW_HAS(MEMWALK_A_*) */
 	const char *module_version;
@@ -181,6 +185,7 @@ struct mw_status {
 	struct mw_status_probe probes[MW_STATUS_MAX_PROBES];
 	struct mw_status_group groups[MW_NR_GROUPS + 8];
 	struct mw_status_cpu cpus[MW_STATUS_MAX_CPUS];
+	void *reply;			/* mw_genl_get_status()'s copy */
 };
 
 /* Like mw_event_parse(), for a GET_STATUS reply. */

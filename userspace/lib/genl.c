@@ -157,18 +157,39 @@ out_free:
 	return ret;
 }
 
+/*
+ * The reply's strings are read after libnl has freed the message (once
+ * the ACK is in): parse a copy that @st keeps.
+ */
 static int parse_status(struct nl_msg *msg, void *arg, struct mw_error *err)
 {
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct mw_status *st = arg;
 	const char *why;
+	void *copy;
 
-	if (mw_status_parse(nlmsg_hdr(msg), arg, &why))
+	copy = malloc(nlh->nlmsg_len);
+	if (!copy)
+		return mw_error_set(err, -ENOMEM, "GET_STATUS reply: out of memory");
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	if (mw_status_parse(copy, st, &why)) {
+		free(copy);
 		return mw_error_set(err, -EPROTO, "malformed GET_STATUS reply: %s", why);
+	}
+	st->reply = copy;
 	return 0;
+}
+
+void mw_status_release(struct mw_status *st)
+{
+	free(st->reply);
+	st->reply = NULL;
 }
 
 int mw_genl_get_status(struct mw_genl *genl, struct mw_status *st,
 		       struct mw_error *err)
 {
+	mw_status_release(st);
 	return mw_genl_do(genl, MEMWALK_CMD_GET_STATUS, "MEMWALK_CMD_GET_STATUS",
 			  parse_status, st, err);
 }

@@ -39,9 +39,14 @@ int mw_genl_do(struct mw_genl *genl, uint8_t cmd, const char *what,
 	       int (*parse)(struct nl_msg *msg, void *arg, struct mw_error *err),
 	       void *arg, struct mw_error *err);
 
-/* MEMWALK_CMD_GET_STATUS into @st (large: not for the stack). */
+/*
+ * MEMWALK_CMD_GET_STATUS into @st (large: not for the stack), zeroed or
+ * from an earlier call, whose reply it releases.  @st's strings live in
+ * its copy of the reply until mw_status_release(@st).
+ */
 int mw_genl_get_status(struct mw_genl *genl, struct mw_status *st,
 		       struct mw_error *err);
+void mw_status_release(struct mw_status *st);
 
 /*
  * A new socket subscribed to multicast group @group of family @family
