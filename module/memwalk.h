@@ -164,7 +164,10 @@ bool memwalk_should_pause(struct memwalk_walk *w);
 int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		     unsigned long start, unsigned long end);
 
-/* pageinfo.c: what an entry maps, as struct memwalk_page_run fields. */
+/*
+ * The page decoder (decode.h lists its files): what an entry maps, as
+ * struct memwalk_page_run fields.
+ */
 
 /* What a folio gives every page of it in a run. */
 struct memwalk_folio_fields {
@@ -187,7 +190,7 @@ struct memwalk_folio_cache {
 	struct memwalk_folio_fields f;
 };
 
-/* The words a small folio's fields are computed from (pageinfo.c). */
+/* The words a small folio's fields are computed from (folio.c). */
 struct memwalk_small_key {
 	unsigned long flags;
 	unsigned long mapping;

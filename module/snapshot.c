@@ -10,7 +10,7 @@
  * VMA_BOUNCE_BYTES of VMA records, RUN_BOUNCE_BYTES of listed PFNs and one
  * name buffer per call, however large the target or the caller's buffers.
  *
- * Run merging (pageinfo.c): a page joins the open run when every field
+ * Run merging (runs.c): a page joins the open run when every field
  * but start, pfn and nr_pages is equal, it follows the run's last page,
  * and (when PFNs are shown and the state carries one) its PFN or swap
  * offset follows the run's last one.  The decoder writes finished runs

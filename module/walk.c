@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memwalk: the page-table walker (traversal only; what an entry means is
- * decided by the callbacks, see pageinfo.c).  Modelled on mm/pagewalk.c,
+ * decided by the callbacks, see decode.h).  Modelled on mm/pagewalk.c,
  * whose walk_page_range() is not exported, and strictly read-only: no
  * entry is ever written or cleared (not even a bad one) and no page flag
  * is touched.

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memwalk: the per-PTE loop, memwalk_decode_ptes(), and the fast paths it
+ * takes for a page that merely repeats the one before: raw PTE words
+ * compared against the last one plus a step (pte_stretch(), ptes_step()),
+ * PFN lists stored as they are read (pte_list_stretch(),
+ * page_list_stretch()), and pages of one folio or with the same small
+ * folio words as the last one (pte_page_stretch(), small_page_repeats()).
+ * This is the hot loop: what it calls per page is inline here or in
+ * decode.h, and what runs once per folio (folio.c) or reads another data
+ * source (shmem.c) is elsewhere.
+ *
+ * Locking: under the PTE table's lock and RCU (walk.c), mmap_lock held;
+ * atomic context (decode.h).
+ */
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/pgtable.h>
+
+#include "decode.h"
+
+/* Run flags that come from the page, not from the entry. */
+#define PAGE_RUN_FLAGS	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | \
+			 MEMWALK_RUN_SHMEM | MEMWALK_RUN_FOLIO_DIRTY | \
+			 MEMWALK_RUN_EXCLUSIVE)
+
+/* @run: the open run's fields for the one page @pfn at @addr, unlisted. */
+static __always_inline void run_like_open(const struct memwalk_decoder *d,
+					  const struct memwalk_page_run *open,
+					  unsigned long addr, unsigned long pfn,
+					  struct memwalk_page_run *run)
+{
+	*run = *open;
+	run->start = addr;
+	run->nr_pages = 1;
+	run->pfn = d->hide_pfn ? 0 : pfn;
+	run->flags &= ~MEMWALK_RUN_PFN_LIST;
+}
+
+/*
+ * @run: the present page @pfn at @addr, which @e maps with the same entry
+ * bits as the last page of @open (a present run with pages, not the zero
+ * page).  Only what comes from the page is read again: @open's entry
+ * fields stand.  False when it needs a full decode (a zero page, or a PFN
+ * whose online page is not known).
+ */
+static __always_inline bool page_run_like(struct memwalk_decoder *d,
+					  const struct memwalk_entry *e,
+					  const struct memwalk_page_run *open,
+					  unsigned long pfn, unsigned long addr,
+					  struct memwalk_page_run *run)
+{
+	struct page *page;
+
+	if (is_zero_pfn(pfn))
+		return false;
+	if (folio_cached(d, e, pfn)) {
+		if (d->fc.zero)
+			return false;
+		page = pfn_to_page(pfn);
+	} else {
+		page = memwalk_mapped_online_page(d, e, pfn);
+		if (!page)
+			return false;
+	}
+	run_like_open(d, open, addr, pfn, run);
+	run->flags &= ~PAGE_RUN_FLAGS;
+	run->folio_flags = 0;
+	run->mapcount = 0;
+	run->refcount = 0;
+	run->nid = 0;
+	run->order = 0;
+	run->lru_gen = -1;
+	memwalk_page_fields(d, e, page, pfn, addr, false, run);
+	return true;
+}
+
+/* As folio_page_continues() for a present PTE-mapped page of any folio. */
+static bool page_continues(struct memwalk_decoder *d,
+			   const struct memwalk_entry *e,
+			   const struct memwalk_page_run *run,
+			   unsigned long pfn, unsigned long addr)
+{
+	struct memwalk_page_run next;
+
+	if (folio_cached(d, e, pfn))
+		return !d->fc.zero && !is_zero_pfn(pfn) &&
+		       folio_page_continues(d, run, pfn);
+	return page_run_like(d, e, run, pfn, addr, &next) &&
+	       run_fields_equal(&next, run);
+}
+
+/*
+ * Whether a PTE word in memory is what pte_val() makes of it: everywhere
+ * but in a Xen PV guest, whose entries hold machine frames.  The stretch
+ * loops below then read the words themselves, without pte_val()'s
+ * paravirt call: they cost a load and a compare per page.
+ */
+static __always_inline bool pte_words_native(void)
+{
+	return !cpu_feature_enabled(X86_FEATURE_XENPV);
+}
+
+/*
+ * How many of the @max PTEs from @pte each hold pte_val() @raw plus one
+ * more @step than the one before.
+ */
+static unsigned int ptes_step(const pte_t *pte, u64 raw, u64 step,
+			      unsigned int max)
+{
+	const pte_t *p = pte, *end = pte + max, *end4 = pte + (max & ~3U);
+
+	if (pte_words_native()) {
+		/* Four at a time: one branch for all. */
+		for (; p < end4; p += 4, raw += 4 * step)
+			if ((READ_ONCE(p[0].pte) ^ (raw + step)) |
+			    (READ_ONCE(p[1].pte) ^ (raw + 2 * step)) |
+			    (READ_ONCE(p[2].pte) ^ (raw + 3 * step)) |
+			    (READ_ONCE(p[3].pte) ^ (raw + 4 * step)))
+				break;
+		for (; p < end; p++) {
+			raw += step;
+			if (READ_ONCE(p->pte) != raw)
+				break;
+		}
+		return p - pte;
+	}
+	for (; p < end; p++) {
+		raw += step;
+		if (pte_val(ptep_get((pte_t *)p)) != raw)
+			break;
+	}
+	return p - pte;
+}
+
+/* How a swap PTE's raw value changes from one swap slot to the next. */
+static unsigned long swap_pte_step(void)
+{
+	return pte_val(swp_entry_to_pte(swp_entry(0, 2))) -
+	       pte_val(swp_entry_to_pte(swp_entry(0, 1)));
+}
+
+/*
+ * How many PTEs after @pte (at most @max) continue @run, whose last page
+ * @v (the value at @pte) maps, judged by raw value alone: a swap entry
+ * for the next slot of the same device with the same bits or, in
+ * entry-only mode, a present entry with the same bits for the next PFN
+ * (any PFN but a zero page's when PFNs are hidden).  One load and one
+ * compare per PTE: this is what makes long runs cheap.
+ */
+static unsigned int pte_stretch(const struct memwalk_decoder *d,
+				const struct memwalk_page_run *run, pte_t v,
+				const pte_t *pte, unsigned int max)
+{
+	unsigned long pfn = pte_pfn(v), zero;
+	u64 raw = pte_val(v), step;
+	bool present = pte_present(v);
+	unsigned int n;
+
+	if (!max || run->nr_pages > U32_MAX - max ||
+	    (run->flags & MEMWALK_RUN_PFN_LIST))
+		return 0;
+	if (present) {
+		if (!d->entry_only || (run->flags & MEMWALK_RUN_ZERO))
+			return 0;
+		if (d->hide_pfn) {
+			for (n = 0; n < max; n++) {
+				pte_t nv = ptep_get((pte_t *)pte + 1 + n);
+
+				if ((pte_val(nv) ^ raw) & ~PTE_PFN_MASK ||
+				    is_zero_pfn(pte_pfn(nv)))
+					break;
+			}
+			return n;
+		}
+		if (pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1 ||
+		    pte_val(ptep_get((pte_t *)pte + 1)) != raw + PAGE_SIZE)
+			return 0;
+		/* The zero page (x86: one) ends a run: stop before it. */
+		zero = page_to_pfn(ZERO_PAGE(0));
+		if (zero > pfn && zero - pfn - 1 < max)
+			max = zero - pfn - 1;
+		step = PAGE_SIZE;
+	} else {
+		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP ||
+		    d->hide_pfn)
+			return 0;
+		step = swap_pte_step();
+	}
+	return ptes_step(pte + 1, raw, step, max);
+}
+
+/* Consecutive PFNs from here on that end a PFN list: a run is cheaper. */
+#define LIST_BREAK_PAGES	8
+
+/* Whether the @nr PTEs after @pte each map the PFN after the one before. */
+static bool ptes_follow(const pte_t *pte, unsigned int nr)
+{
+	return ptes_step(pte + 1, pte_val(ptep_get((pte_t *)pte)), PAGE_SIZE,
+			 nr) == nr;
+}
+
+/* How many of @max PFNs the open run's list can take now. */
+static unsigned int list_room(const struct memwalk_run_sink *sink,
+			      unsigned int max)
+{
+	max = min3(max, sink->pfn_cap - sink->pfn_nr,
+		   U32_MAX - sink->open.nr_pages);
+	return min_t(u64, max, sink->pfn_slots);
+}
+
+/* @n PFNs were stored at sink->pfns + sink->pfn_nr, @last the last one. */
+static void list_took(struct memwalk_run_sink *sink, unsigned int n,
+		      unsigned long last)
+{
+	sink->pfn_nr += n;
+	sink->pfn_slots -= n;
+	if (n)
+		sink->open_last_pfn = last;
+}
+
+/*
+ * The PFNs of the PTEs from @p to @end (@follow_end: where LIST_BREAK_PAGES
+ * PTEs are left) that have the entry bits @bits and are not the zero page
+ * @zero, into @out, up to one that follows the PFN before it and starts a
+ * contiguous stretch.  @last: the PFN before @p's.  The PFN bits are what
+ * XOR with @bits leaves of a PTE word with those bits.
+ */
+static __always_inline const pte_t *list_pfns(const pte_t *p,
+					      const pte_t *end,
+					      const pte_t *follow_end,
+					      u64 bits, u64 notmask,
+					      unsigned long zero,
+					      unsigned long *last, u64 *out,
+					      bool native)
+{
+	unsigned long pfn, prev = *last;
+
+	for (; p < end; p++) {
+		u64 nv = native ? READ_ONCE(p->pte) :
+				  pte_val(ptep_get((pte_t *)p));
+
+		if ((nv & notmask) != bits)
+			break;
+		pfn = native ? (nv ^ bits) >> PAGE_SHIFT : pte_pfn(__pte(nv));
+		if (pfn == zero)
+			break;
+		if (pfn == prev + 1 && p < follow_end &&
+		    ptes_follow(p, LIST_BREAK_PAGES))
+			break;
+		*out++ = pfn;
+		prev = pfn;
+	}
+	*last = prev;
+	return p;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) join the open run, listed, whose
+ * last page @v (the value at @pte) maps: the same bits, a zero page only
+ * where @v is one, as many as the PFN buffers have room for.  A PFN that
+ * follows the one before is listed too, unless LIST_BREAK_PAGES more
+ * follow: a run of their own takes them then.  Each PFN is stored as it
+ * is read; the words are read as they are in memory where that is
+ * pte_val() (not for PROT_NONE entries, whose PFN is inverted).  Out of
+ * line: the loop wants the registers to itself.
+ */
+static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
+					      pte_t v, const pte_t *pte,
+					      unsigned int max)
+{
+	u64 notmask = ~PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
+	unsigned long last = sink->open_last_pfn;
+	u64 *out = sink->pfns + sink->pfn_nr;
+	const pte_t *p = pte + 1, *end, *follow_end;
+	unsigned int n;
+
+	follow_end = max > LIST_BREAK_PAGES ? p + max - LIST_BREAK_PAGES : p;
+	end = p + list_room(sink, max);
+	if (sink->open.flags & MEMWALK_RUN_ZERO) {
+		/* Zero pages: the same entry over and over. */
+		for (; p < end && pte_val(ptep_get((pte_t *)p)) == pte_val(v); p++)
+			*out++ = zero;
+	} else if (pte_words_native() && !__pte_needs_invert(pte_val(v))) {
+		p = list_pfns(p, end, follow_end, bits, notmask, zero, &last,
+			      out, true);
+	} else {
+		p = list_pfns(p, end, follow_end, bits, notmask, zero, &last,
+			      out, false);
+	}
+	n = p - (pte + 1);
+	list_took(sink, n, sink->open.flags & MEMWALK_RUN_ZERO ? zero : last);
+	return n;
+}
+
+/*
+ * The small folio of the online page @pfn if it has the words the memo
+ * was filled from under this lock (small_folio_fields()), else NULL: then
+ * it gives the memo's run fields, page-level ones included (its mapcount
+ * is in the words, its hwpoison bit in the flags word).
+ */
+static __always_inline struct folio *small_folio_at(struct memwalk_decoder *d,
+						    const struct memwalk_entry *e,
+						    unsigned long pfn)
+{
+	struct folio *folio = page_folio(pfn_to_page(pfn));
+	struct memwalk_small_key k;
+
+	if (folio_test_large(folio))
+		return NULL;
+	small_key_read(folio, &k);
+	return small_memo_has(&d->small, e, &k) ? folio : NULL;
+}
+
+/*
+ * Whether the present page @pfn, mapped with the entry bits of the page
+ * d->fc caches (a small folio, the open run's last page), gives the same
+ * run fields: a PFN known online whose small_folio_at() the memo has.
+ * Then it becomes the page d->fc caches.  A few loads and compares: no
+ * run is built.
+ */
+static __always_inline bool small_page_repeats(struct memwalk_decoder *d,
+					       const struct memwalk_entry *e,
+					       unsigned long pfn)
+{
+	struct memwalk_folio_cache *c = &d->fc;
+	struct folio *folio;
+
+	if (!IS_ENABLED(CONFIG_64BIT) || !c->folio || c->nr != 1 || c->zero ||
+	    c->seq != e->lock_seq || is_zero_pfn(pfn) ||
+	    !pfn_known_online(d, e, pfn))
+		return false;
+	folio = small_folio_at(d, e, pfn);
+	if (!folio)
+		return false;
+	c->folio = folio;
+	c->first_pfn = pfn;
+	return true;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) continue @run, whose last page
+ * @v (the value at @pte) maps, when pages are read: each must be the one
+ * before plus one PFN, with the same bits (see page_continues()).
+ */
+static unsigned int pte_page_stretch(struct memwalk_decoder *d,
+				     const struct memwalk_entry *pe,
+				     const struct memwalk_page_run *run,
+				     pte_t v, const pte_t *pte, unsigned int max)
+{
+	unsigned long pfn = pte_pfn(v), addr = pe->addr;
+	u64 raw = pte_val(v);
+	unsigned int n;
+
+	if (!max || run->nr_pages > U32_MAX - max ||
+	    (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_PRESENT ||
+	    (run->flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO |
+			   MEMWALK_RUN_PFN_LIST)) ||
+	    pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
+		return 0;
+	for (n = 0; n < max; n++) {
+		raw += PAGE_SIZE;
+		addr += PAGE_SIZE;
+		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
+			break;
+		if (d->fc.first_pfn == pfn + n &&
+		    small_page_repeats(d, pe, pfn + 1 + n))
+			continue;
+		if (!page_continues(d, pe, run, pfn + 1 + n, addr))
+			break;
+	}
+	return n;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) join the open run, listed, when
+ * pages are read: each with @v's bits and a small folio with the words
+ * of the one d->fc caches, the run's last page (small_page_repeats()),
+ * and a PFN that does not follow the one before.  A page cache filled
+ * out of order: a load, a few compares and a store a page.  The open run
+ * is listed; d->fc ends at the last page listed.  A section with a page
+ * mapped under the lock held cannot go offline: its pages would have to
+ * be unmapped first.
+ */
+static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
+					       const struct memwalk_entry *e,
+					       struct memwalk_run_sink *sink,
+					       pte_t v, const pte_t *pte,
+					       unsigned int max)
+{
+	struct memwalk_folio_cache *c = &d->fc;
+	u64 notmask = ~PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
+	unsigned long pfn, last = sink->open_last_pfn;
+	u64 *out = sink->pfns + sink->pfn_nr;
+	struct folio *folio = c->folio;
+	/* Sections (the first 64) found online whole: they stay so here. */
+	u64 online = 0;
+	unsigned long sec;
+	unsigned int n;
+
+	if (!pte_words_native() || __pte_needs_invert(pte_val(v)) ||
+	    (sink->open.flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) ||
+	    !folio || c->nr != 1 || c->zero || c->seq != e->lock_seq ||
+	    c->first_pfn != last || d->small.seq != e->lock_seq)
+		return 0;
+	max = list_room(sink, max);
+	for (n = 0; n < max; n++) {
+		u64 nv = READ_ONCE(pte[1 + n].pte);
+		struct folio *next;
+
+		if ((nv & notmask) != bits)
+			break;
+		pfn = (nv ^ bits) >> PAGE_SHIFT;
+		if (pfn == zero || pfn == last + 1)
+			break;
+		sec = pfn_to_section_nr(pfn);
+		if (sec >= 64 || !(online & BIT_ULL(sec))) {
+			if (section_all_online(pfn))
+				online |= sec < 64 ? BIT_ULL(sec) : 0;
+			else if (!pfn_known_online(d, e, pfn))
+				break;
+		}
+		next = small_folio_at(d, e, pfn);
+		if (!next)
+			break;
+		out[n] = pfn;
+		last = pfn;
+		folio = next;
+	}
+	c->folio = folio;
+	c->first_pfn = last;
+	list_took(sink, n, last);
+	return n;
+}
+
+/* As sink_add_repeat(), for a page that does not join a list. */
+static noinline int sink_add_repeat_run(struct memwalk_decoder *d,
+					struct memwalk_walk *w,
+					struct memwalk_run_sink *sink,
+					unsigned long addr, unsigned long pfn)
+{
+	struct memwalk_page_run run;
+
+	run_like_open(d, &sink->open, addr, pfn, &run);
+	return memwalk_sink_add(d, w, sink, &run);
+}
+
+/*
+ * The present page @pfn at @addr, whose run fields are the open run's
+ * (small_page_repeats()): its PFN joins the open run's list, or it goes
+ * the way of any run.
+ */
+static __always_inline int sink_add_repeat(struct memwalk_decoder *d,
+					   struct memwalk_walk *w,
+					   struct memwalk_run_sink *sink,
+					   unsigned long addr,
+					   unsigned long pfn)
+{
+	int ret;
+
+	/* Scattered pages: a listed run grows by one PFN. */
+	if ((sink->open.flags & MEMWALK_RUN_PFN_LIST) &&
+	    pfn != sink->open_last_pfn + 1 && sink->open.nr_pages < U32_MAX) {
+		ret = memwalk_sink_list(w, sink, addr, pfn);
+		if (ret != -ENOSPC)
+			return ret;
+	}
+	return sink_add_repeat_run(d, w, sink, addr, pfn);
+}
+
+/*
+ * Whether @v (mapping @pfn), right after @prev (the last page of the open
+ * run), differs from it in the PFN alone, so its run is the open run's
+ * entry fields with another start and PFN (and in entry-only mode
+ * nothing else).
+ */
+static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
+			  pte_t v, unsigned long pfn, unsigned long addr)
+{
+	const struct memwalk_page_run *run = &sink->open;
+
+	return sink->have_open && pte_present(prev) &&
+	       !((pte_val(v) ^ pte_val(prev)) & ~PTE_PFN_MASK) &&
+	       !(run->flags & (MEMWALK_RUN_ZERO | MEMWALK_RUN_SPECIAL)) &&
+	       !is_zero_pfn(pfn) &&
+	       run->start + ((u64)run->nr_pages << PAGE_SHIFT) == addr;
+}
+
+/**
+ * memwalk_decode_ptes() - describe the pages of a PTE table's range
+ * @d: the decoder
+ * @w: the walk; w->next is advanced past what @sink accepted
+ * @e: the range: e->pte_table the locked table, [e->addr, e->end) in it
+ * @sink: takes the runs, in address order
+ *
+ * One pass over the entries: none entries are skipped (in a shmem VMA,
+ * looked up in its page cache), the others merged into runs as they come;
+ * entries that merely continue the open run are counted without decoding
+ * them in full (pte_stretch(), pte_page_stretch()).
+ *
+ * Locking: under the PTE table's lock and RCU (walk.c), mmap_lock held.
+ *
+ * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
+ */
+int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
+			const struct memwalk_entry *e,
+			struct memwalk_run_sink *sink)
+{
+	struct memwalk_entry pe = *e;
+	pte_t *pte = e->pte_table + pte_index(e->addr);
+	struct memwalk_page_run run;
+	pte_t prev = __pte(0);
+	unsigned long addr, hole_end, pfn, prev_pfn = 0;
+	unsigned int n, max;
+	bool like;
+	int ret;
+
+	for (addr = e->addr; addr != e->end; addr += PAGE_SIZE, pte++) {
+		pte_t v = ptep_get(pte);
+
+		if (pte_none(v)) {
+			if (!d->shmem)
+				continue;
+			/* The none entries from here on: one lookup. */
+			max = (e->end - addr) >> PAGE_SHIFT;
+			for (n = 1; n < max && pte_none(ptep_get(pte + n)); n++)
+				;
+			hole_end = addr + ((unsigned long)n << PAGE_SHIFT);
+			ret = memwalk_decode_shmem_hole(d, w, addr, hole_end,
+							sink);
+			if (ret)
+				return ret;
+			addr = hole_end - PAGE_SIZE;
+			pte += n - 1;
+			prev = __pte(0);
+			continue;
+		}
+		pe.addr = addr;
+		pfn = pte_pfn(v);
+		like = pte_like_prev(sink, prev, v, pfn, addr);
+		if (like && !d->entry_only && d->fc.first_pfn == prev_pfn &&
+		    small_page_repeats(d, &pe, pfn)) {
+			/* Its run is the open run's but for start and PFN. */
+			ret = sink_add_repeat(d, w, sink, addr, pfn);
+		} else {
+			if (like && d->entry_only) {
+				run_like_open(d, &sink->open, addr, pfn, &run);
+			} else if (!like ||
+				   !page_run_like(d, &pe, &sink->open, pfn,
+						  addr, &run)) {
+				pe.end = addr + PAGE_SIZE;
+				pe.entry_addr = addr;
+				pe.val = pte_val(v);
+				pe.index = pte_index(addr);
+				memwalk_decode_page(d, &pe, addr, &run);
+			}
+			ret = memwalk_sink_add(d, w, sink, &run);
+		}
+		if (ret)
+			return ret;
+		/* The open run now ends with the page @v maps. */
+		prev = v;
+		prev_pfn = pfn;
+		max = ((e->end - addr) >> PAGE_SHIFT) - 1;
+		if (d->entry_only || !pte_present(v)) {
+			n = pte_stretch(d, &sink->open, v, pte, max);
+			if (!n && (sink->open.flags & MEMWALK_RUN_PFN_LIST))
+				n = pte_list_stretch(sink, v, pte, max);
+		} else if (sink->open.flags & MEMWALK_RUN_PFN_LIST) {
+			n = page_list_stretch(d, &pe, sink, v, pte, max);
+			prev_pfn = sink->open_last_pfn;
+		} else if (max && pte_val(ptep_get(pte + 1)) ==
+				  pte_val(v) + PAGE_SIZE) {
+			n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
+			prev_pfn = pfn + n;
+		} else {
+			n = 0;
+		}
+		/*
+		 * The stretched entries have @v's bits, so @v stays prev: a
+		 * second read could see an accessed or dirty bit the hardware
+		 * set since, which the run does not have.
+		 */
+		if (n) {
+			sink->open.nr_pages += n;
+			addr += (unsigned long)n << PAGE_SHIFT;
+			pte += n;
+		}
+	}
+	w->next = e->end;
+	return 0;
+}
