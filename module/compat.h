@@ -5,7 +5,9 @@
  * Code is written against the newest supported kernel (7.2); anything an
  * older kernel (6.1, 6.12) lacks is backfilled here, by feature test where a
  * macro allows it and by MEMWALK_KLINE otherwise.  Nothing else in the
- * module may test kernel versions.
+ * module may test kernel versions.  Architecture differences live in
+ * arch.h, re-implementations of helpers a module cannot call in
+ * unexported.h.
  */
 #ifndef _MEMWALK_COMPAT_H
 #define _MEMWALK_COMPAT_H
@@ -35,14 +37,6 @@
 #endif
 
 /*
- * The page-table walker maps PTE tables with pte_offset_kernel(); with
- * HIGHPTE they may live in highmem and would need kmap_local().
- */
-#ifdef CONFIG_HIGHPTE
-#error "memwalk does not support CONFIG_HIGHPTE"
-#endif
-
-/*
  * Multicast groups carry kernel-wide reclaim/OOM events, so binding must
  * be restricted to CAP_SYS_ADMIN.  The flag came with 6.7 and was
  * backported to the stable lines; on an older 6.1.y anyone could
@@ -52,21 +46,12 @@
 #error "memwalk needs genl_multicast_group.flags (GENL_MCAST_CAP_SYS_ADMIN)"
 #endif
 
-/*
- * Entries are decoded with x86-64 semantics (NX, GLOBAL and USER bits, and
- * PMD/PUD leaves sharing the PTE bit layout and swap-entry format).
- */
-#ifndef CONFIG_X86_64
-#error "memwalk decodes x86-64 page-table entries only"
-#endif
-
 /* ---- swap-format ("soft leaf") entries ---------------------------- */
 
 /*
  * Non-present, non-none entries.  7.x replaced the swp_entry_t helpers of
- * swapops.h with softleaf_t and leafops.h (6.19); both are inline.  x86
- * uses one format for PTE, PMD and PUD swap entries, so a PMD migration
- * entry is decoded through mw_pte_leaf(__pte(pmd_val(pmd))).
+ * swapops.h with softleaf_t and leafops.h (6.19); both are inline.  An
+ * entry of another level is decoded as the pte_t arch.h makes of it.
  */
 #if KERNEL_VERSION(6, 19, 0) <= MEMWALK_KLINE
 #include <linux/swap.h>
@@ -174,8 +159,11 @@ static inline unsigned long mw_leaf_pfn(mw_leaf_t e)
 
 /* ---- pages without a normal struct page ---------------------------- */
 
-/* ZONE_DEVICE "devmap" entries went away in 6.17, with _PAGE_DEVMAP. */
-#ifdef _PAGE_DEVMAP
+/*
+ * ZONE_DEVICE "devmap" entries: an architecture feature that went away in
+ * 6.17.  Before, pte_devmap() is 0 on architectures without it.
+ */
+#ifdef CONFIG_ARCH_HAS_PTE_DEVMAP
 static inline bool mw_pte_devmap(pte_t pte)
 {
 	return pte_devmap(pte);
@@ -219,94 +207,14 @@ static inline unsigned long mw_folio_flags_word(const struct folio *folio)
 #endif
 
 /*
- * A huge zero folio: is_huge_zero_folio()/is_huge_zero_page() read
- * huge_zero_folio/huge_zero_page, which no kernel line exports.  It is the
- * only PMD-order, non-hugetlb, non-anonymous folio without a mapping
- * (file THPs keep theirs until truncated, and then are not mapped).
- */
-static inline bool mw_folio_huge_zero(struct folio *folio)
-{
-	return folio_test_large(folio) && !folio_test_hugetlb(folio) &&
-	       !folio_test_anon(folio) && !READ_ONCE(folio->mapping) &&
-	       folio_order(folio) == HPAGE_PMD_ORDER;
-}
-
-/* PG_hwpoison exists only with CONFIG_MEMORY_FAILURE (off in debug builds). */
-#ifdef CONFIG_MEMORY_FAILURE
-#define MW_PG_HWPOISON_MASK	BIT(PG_hwpoison)
-#else
-#define MW_PG_HWPOISON_MASK	0UL
-#endif
-
-/*
- * kpageflags' inputs besides the flags word.  All are folio-wide but
- * PG_hwpoison, on every line.
+ * MEMWALK_KPF_FOLIO: /proc/kpageflags reads a mapped page's state from its
+ * folio (folio_mapped(), large rmappable folios as THP, the folio's
+ * hugetlb hwpoison bit) and pagemap its precise mapcount from
+ * folio_precise_page_mapcount(): 6.12 on.  6.1 reads the page's own.
+ * unexported.h follows the kernel it is built for.
  */
 #if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE
-/* KPF_MMAP: page_mapped() is folio_mapped() since 6.12, gone by 7.x. */
-static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
-{
-	return folio_mapped(folio);
-}
-
-/* KPF_THP: any large rmappable folio, not only PMD-sized ones. */
-static inline bool mw_kpf_thp(struct folio *folio, struct page *page)
-{
-	return folio_test_large(folio) && folio_test_large_rmappable(folio);
-}
-
-/* KPF_HWPOISON: the folio's bit for hugetlb, the page's otherwise. */
-static inline bool mw_kpf_hwpoison(struct folio *folio, struct page *page)
-{
-	unsigned long k = folio_test_hugetlb(folio) ?
-			  mw_folio_flags_word(folio) :
-			  mw_page_flags_word(page);
-
-	return k & MW_PG_HWPOISON_MASK;
-}
-
-/*
- * The mapcount pagemap uses for PM_MMAP_EXCLUSIVE: what fs/proc/internal.h
- * folio_precise_page_mapcount() computes (it is not in include/).  Without
- * per-page mapcounts (CONFIG_NO_PAGE_MAPCOUNT, 6.15) the folio's is used.
- */
-static inline int mw_page_mapcount(struct folio *folio, struct page *page)
-{
-#ifdef CONFIG_NO_PAGE_MAPCOUNT
-	return folio_mapcount(folio);
-#else
-	int mapcount = atomic_read(&page->_mapcount) + 1;
-
-	if (page_mapcount_is_type(mapcount))
-		mapcount = 0;
-	if (folio_test_large(folio))
-		mapcount += folio_entire_mapcount(folio);
-
-	return mapcount;
-#endif
-}
-#else
-static inline bool mw_kpf_mmap(struct folio *folio, struct page *page)
-{
-	return !PageSlab(page) && page_mapped(page);
-}
-
-static inline bool mw_kpf_thp(struct folio *folio, struct page *page)
-{
-	return PageTransCompound(page) &&
-	       (folio_test_lru(folio) || folio_test_anon(folio));
-}
-
-static inline bool mw_kpf_hwpoison(struct folio *folio, struct page *page)
-{
-	return mw_page_flags_word(page) & MW_PG_HWPOISON_MASK;
-}
-
-/* page_mapcount(): inline, calls the exported __page_mapcount(). */
-static inline int mw_page_mapcount(struct folio *folio, struct page *page)
-{
-	return page_mapcount(page);
-}
+#define MEMWALK_KPF_FOLIO	1
 #endif
 
 /* ---- VMA names ------------------------------------------------------ */

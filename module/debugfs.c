@@ -38,6 +38,7 @@
 #include <linux/uaccess.h>
 
 #include "events.h"
+#include "arch.h"
 #include "memwalk.h"
 
 struct dentry *memwalk_debugfs_root;
@@ -213,20 +214,18 @@ static const char * const level_names[] = {
 	[MEMWALK_PGT_PTE] = "PTE",
 };
 
-/* x86-64 bits of an entry at any level. */
+/* The named bits of an entry at any level (arch.h). */
 static int dump_entry_bits(struct dump *d, u64 v)
 {
-	return dump_printf(d, "%s%s%s%s%s%s%s%s%s%s",
-			   v & _PAGE_PRESENT ? " P" : "",
-			   v & _PAGE_RW ? " W" : "",
-			   v & _PAGE_USER ? " U" : "",
-			   v & _PAGE_PWT ? " PWT" : "",
-			   v & _PAGE_PCD ? " PCD" : "",
-			   v & _PAGE_ACCESSED ? " A" : "",
-			   v & _PAGE_DIRTY ? " D" : "",
-			   v & _PAGE_PSE ? " PS" : "",
-			   v & _PAGE_GLOBAL ? " G" : "",
-			   v & _PAGE_NX ? " NX" : "");
+	const struct mw_arch_bit *bits;
+	unsigned int i, nr;
+	int ret = 0;
+
+	bits = mw_arch_entry_bits(&nr);
+	for (i = 0; i < nr && !ret; i++)
+		if (v & bits[i].mask)
+			ret = dump_printf(d, " %s", bits[i].name);
+	return ret;
 }
 
 static int dump_entry_head(struct dump *d, const struct memwalk_entry *e)
@@ -259,7 +258,7 @@ static int dump_table_entry(struct memwalk_walk *w, const struct memwalk_entry *
 		ret = dump_entry_bits(d, e->val);
 	if (!ret)
 		ret = dump_printf(d, " -> table %#llx\n",
-				  (unsigned long long)(e->val & PTE_PFN_MASK));
+				  (unsigned long long)mw_arch_table_pa(e->val));
 	return ret;
 }
 

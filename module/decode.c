@@ -24,7 +24,7 @@ static unsigned long leaf_pfn(const struct memwalk_entry *e)
 	case MEMWALK_PGT_PMD:
 		return pmd_pfn(__pmd(e->val));
 	default:
-		return pte_pfn(__pte(e->val));
+		return pte_pfn(mw_arch_leaf_pte(e->level, e->val));
 	}
 }
 
@@ -38,36 +38,6 @@ static u32 run_level(const struct memwalk_entry *e)
 	default:
 		return MEMWALK_LEVEL_PTE << MEMWALK_RUN_LEVEL_SHIFT;
 	}
-}
-
-/* Hardware and software bits of a present entry (any level, x86-64). */
-static u32 present_bits(pte_t pte)
-{
-	pteval_t v = pte_flags(pte);
-	u32 f = 0;
-
-	if (v & _PAGE_RW)
-		f |= MEMWALK_RUN_WRITE;
-	if (v & _PAGE_USER)
-		f |= MEMWALK_RUN_USER;
-	/*
-	 * pte_dirty(), not _PAGE_DIRTY: since 6.6 x86 moves Dirty to the
-	 * software SavedDirty bit when it write-protects an entry (fork COW,
-	 * mprotect, clear_refs), and the page is no less dirty for it.
-	 */
-	if (pte_dirty(pte))
-		f |= MEMWALK_RUN_DIRTY;
-	if (v & _PAGE_ACCESSED)
-		f |= MEMWALK_RUN_ACCESSED;
-	if (v & _PAGE_NX)
-		f |= MEMWALK_RUN_NX;
-	if (v & _PAGE_GLOBAL)
-		f |= MEMWALK_RUN_GLOBAL;
-	if (pte_soft_dirty(pte))
-		f |= MEMWALK_RUN_SOFT_DIRTY;
-	if (pte_uffd_wp(pte))
-		f |= MEMWALK_RUN_UFFD_WP;
-	return f;
 }
 
 /* pfn_to_online_page() for a PFN of a mapped page, known ones first. */
@@ -137,7 +107,7 @@ static void decode_present(struct memwalk_decoder *d,
 	struct page *page;
 	bool zero;
 
-	run->flags |= MEMWALK_STATE_PRESENT | present_bits(pte);
+	run->flags |= MEMWALK_STATE_PRESENT | mw_arch_present_bits(pte);
 	run->pfn = pfn;
 	if (d->entry_only) {
 		if (is_zero_pfn(pfn))
@@ -215,7 +185,7 @@ void memwalk_decode_page(struct memwalk_decoder *d,
 			 const struct memwalk_entry *e, unsigned long addr,
 			 struct memwalk_page_run *run)
 {
-	pte_t pte = __pte(e->val);
+	pte_t pte = mw_arch_leaf_pte(e->level, e->val);
 
 	memset(run, 0, sizeof(*run));
 	run->start = addr;
@@ -247,7 +217,7 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
 
 	if (e->level != MEMWALK_PGT_PMD || e->hugetlb || d->entry_only ||
 	    (run->flags & MEMWALK_RUN_PFN_LIST) ||
-	    !pte_present(__pte(e->val)) || !folio_cached(d, e, pfn) ||
+	    !pte_present(mw_arch_leaf_pte(e->level, e->val)) || !folio_cached(d, e, pfn) ||
 	    d->fc.zero || max > U32_MAX - run->nr_pages)
 		return 0;
 	for (n = 1; n < max; n++) {
@@ -270,7 +240,7 @@ static bool leaf_uniform(const struct memwalk_decoder *d,
 	if (d->entry_only || (run->flags & MEMWALK_RUN_SPECIAL))
 		return true;
 	/* Behind a migration entry only folio-wide state is read. */
-	if (!pte_present(__pte(e->val)))
+	if (!pte_present(mw_arch_leaf_pte(e->level, e->val)))
 		return true;
 	/* A hugetlb page's state is its folio's, but for the first page. */
 	return e->hugetlb && addr != e->entry_addr;

@@ -37,7 +37,9 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 
+#include "arch.h"
 #include "memwalk.h"
+#include "unexported.h"
 
 /* decode.c */
 struct page *memwalk_mapped_online_page(struct memwalk_decoder *d,

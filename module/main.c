@@ -13,6 +13,7 @@
 #include <linux/utsname.h>
 
 #include "events.h"
+#include "arch.h"
 #include "memwalk.h"
 
 /**
@@ -39,7 +40,7 @@ void memwalk_fill_info(struct memwalk_info *info)
 	info->features |= MEMWALK_FEAT_SNAPSHOT;
 	if (memwalk_mglru_reported())
 		info->features |= MEMWALK_FEAT_MGLRU;
-	info->pgtable_levels = pgtable_l5_enabled() ? 5 : 4;
+	info->pgtable_levels = mw_arch_pgtable_levels();
 	info->nr_node_ids = nr_node_ids;
 	strscpy(info->module_version, MEMWALK_MODULE_VERSION,
 		sizeof(info->module_version));

@@ -92,17 +92,6 @@ static bool page_continues(struct memwalk_decoder *d,
 }
 
 /*
- * Whether a PTE word in memory is what pte_val() makes of it: everywhere
- * but in a Xen PV guest, whose entries hold machine frames.  The stretch
- * loops below then read the words themselves, without pte_val()'s
- * paravirt call: they cost a load and a compare per page.
- */
-static __always_inline bool pte_words_native(void)
-{
-	return !cpu_feature_enabled(X86_FEATURE_XENPV);
-}
-
-/*
  * How many of the @max PTEs from @pte each hold pte_val() @raw plus one
  * more @step than the one before.
  */
@@ -111,7 +100,7 @@ static unsigned int ptes_step(const pte_t *pte, u64 raw, u64 step,
 {
 	const pte_t *p = pte, *end = pte + max, *end4 = pte + (max & ~3U);
 
-	if (pte_words_native()) {
+	if (mw_arch_pte_words_native()) {
 		/* Four at a time: one branch for all. */
 		for (; p < end4; p += 4, raw += 4 * step)
 			if ((READ_ONCE(p[0].pte) ^ (raw + step)) |
@@ -168,20 +157,20 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 			for (n = 0; n < max; n++) {
 				pte_t nv = ptep_get((pte_t *)pte + 1 + n);
 
-				if ((pte_val(nv) ^ raw) & ~PTE_PFN_MASK ||
+				if ((pte_val(nv) ^ raw) & ~MW_ARCH_PTE_PFN_MASK ||
 				    is_zero_pfn(pte_pfn(nv)))
 					break;
 			}
 			return n;
 		}
-		if (pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1 ||
-		    pte_val(ptep_get((pte_t *)pte + 1)) != raw + PAGE_SIZE)
+		if (pte_pfn(__pte(raw + MW_ARCH_PTE_PFN_STEP)) != pfn + 1 ||
+		    pte_val(ptep_get((pte_t *)pte + 1)) != raw + MW_ARCH_PTE_PFN_STEP)
 			return 0;
-		/* The zero page (x86: one) ends a run: stop before it. */
-		zero = page_to_pfn(ZERO_PAGE(0));
+		/* The zero page (arch.h: one) ends a run: stop before it. */
+		zero = mw_arch_zero_pfn();
 		if (zero > pfn && zero - pfn - 1 < max)
 			max = zero - pfn - 1;
-		step = PAGE_SIZE;
+		step = MW_ARCH_PTE_PFN_STEP;
 	} else {
 		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP ||
 		    d->hide_pfn)
@@ -197,8 +186,8 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 /* Whether the @nr PTEs after @pte each map the PFN after the one before. */
 static bool ptes_follow(const pte_t *pte, unsigned int nr)
 {
-	return ptes_step(pte + 1, pte_val(ptep_get((pte_t *)pte)), PAGE_SIZE,
-			 nr) == nr;
+	return ptes_step(pte + 1, pte_val(ptep_get((pte_t *)pte)),
+			 MW_ARCH_PTE_PFN_STEP, nr) == nr;
 }
 
 /* How many of @max PFNs the open run's list can take now. */
@@ -243,7 +232,7 @@ static __always_inline const pte_t *list_pfns(const pte_t *p,
 
 		if ((nv & notmask) != bits)
 			break;
-		pfn = native ? (nv ^ bits) >> PAGE_SHIFT : pte_pfn(__pte(nv));
+		pfn = native ? mw_arch_word_pfn(nv ^ bits) : pte_pfn(__pte(nv));
 		if (pfn == zero)
 			break;
 		if (pfn == prev + 1 && p < follow_end &&
@@ -270,8 +259,8 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 					      pte_t v, const pte_t *pte,
 					      unsigned int max)
 {
-	u64 notmask = ~PTE_PFN_MASK, bits = pte_val(v) & notmask;
-	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
+	u64 notmask = ~MW_ARCH_PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	unsigned long zero = mw_arch_zero_pfn();
 	unsigned long last = sink->open_last_pfn;
 	u64 *out = sink->pfns + sink->pfn_nr;
 	const pte_t *p = pte + 1, *end, *follow_end;
@@ -283,7 +272,7 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 		/* Zero pages: the same entry over and over. */
 		for (; p < end && pte_val(ptep_get((pte_t *)p)) == pte_val(v); p++)
 			*out++ = zero;
-	} else if (pte_words_native() && !__pte_needs_invert(pte_val(v))) {
+	} else if (mw_arch_pte_words_native() && !mw_arch_pte_pfn_inverted(pte_val(v))) {
 		p = list_pfns(p, end, follow_end, bits, notmask, zero, &last,
 			      out, true);
 	} else {
@@ -358,10 +347,10 @@ static unsigned int pte_page_stretch(struct memwalk_decoder *d,
 	    (run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_PRESENT ||
 	    (run->flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO |
 			   MEMWALK_RUN_PFN_LIST)) ||
-	    pte_pfn(__pte(raw + PAGE_SIZE)) != pfn + 1)
+	    pte_pfn(__pte(raw + MW_ARCH_PTE_PFN_STEP)) != pfn + 1)
 		return 0;
 	for (n = 0; n < max; n++) {
-		raw += PAGE_SIZE;
+		raw += MW_ARCH_PTE_PFN_STEP;
 		addr += PAGE_SIZE;
 		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
 			break;
@@ -391,8 +380,8 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 					       unsigned int max)
 {
 	struct memwalk_folio_cache *c = &d->fc;
-	u64 notmask = ~PTE_PFN_MASK, bits = pte_val(v) & notmask;
-	unsigned long zero = page_to_pfn(ZERO_PAGE(0));
+	u64 notmask = ~MW_ARCH_PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	unsigned long zero = mw_arch_zero_pfn();
 	unsigned long pfn, last = sink->open_last_pfn;
 	u64 *out = sink->pfns + sink->pfn_nr;
 	struct folio *folio = c->folio;
@@ -401,7 +390,7 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 	unsigned long sec;
 	unsigned int n;
 
-	if (!pte_words_native() || __pte_needs_invert(pte_val(v)) ||
+	if (!mw_arch_pte_words_native() || mw_arch_pte_pfn_inverted(pte_val(v)) ||
 	    (sink->open.flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) ||
 	    !folio || c->nr != 1 || c->zero || c->seq != e->lock_seq ||
 	    c->first_pfn != last || d->small.seq != e->lock_seq)
@@ -413,7 +402,7 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 
 		if ((nv & notmask) != bits)
 			break;
-		pfn = (nv ^ bits) >> PAGE_SHIFT;
+		pfn = mw_arch_word_pfn(nv ^ bits);
 		if (pfn == zero || pfn == last + 1)
 			break;
 		sec = pfn_to_section_nr(pfn);
@@ -483,7 +472,7 @@ static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
 	const struct memwalk_page_run *run = &sink->open;
 
 	return sink->have_open && pte_present(prev) &&
-	       !((pte_val(v) ^ pte_val(prev)) & ~PTE_PFN_MASK) &&
+	       !((pte_val(v) ^ pte_val(prev)) & ~MW_ARCH_PTE_PFN_MASK) &&
 	       !(run->flags & (MEMWALK_RUN_ZERO | MEMWALK_RUN_SPECIAL)) &&
 	       !is_zero_pfn(pfn) &&
 	       run->start + ((u64)run->nr_pages << PAGE_SHIFT) == addr;
@@ -573,7 +562,7 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 			n = page_list_stretch(d, &pe, sink, v, pte, max);
 			prev_pfn = sink->open_last_pfn;
 		} else if (max && pte_val(ptep_get(pte + 1)) ==
-				  pte_val(v) + PAGE_SIZE) {
+				  pte_val(v) + MW_ARCH_PTE_PFN_STEP) {
 			n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
 			prev_pfn = pfn + n;
 		} else {

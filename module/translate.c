@@ -23,6 +23,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "arch.h"
 #include "memwalk.h"
 
 static_assert(sizeof(struct memwalk_translate) == MEMWALK_TRANSLATE_SIZE_VER0);
@@ -46,24 +47,6 @@ static void xlate_hole(struct xlate *x, struct memwalk_walk *w,
 		x->t.page = x->sink.open;
 }
 
-/*
- * A raw entry as lab mode shows it: what pagemap would tell.  A present
- * (or PROT_NONE) entry loses its PFN; a swap-format one (swap, migration,
- * hwpoison, marker) keeps its flag and type bits but not the offset or
- * PFN, which x86 stores inverted between them (__swp_entry()).
- */
-static u64 xlate_hidden_entry(u64 val)
-{
-	pte_t pte = __pte(val);
-	u64 offset_bits;
-
-	if (pte_none(pte) || pte_present(pte))
-		return val & ~PTE_PFN_MASK;
-	offset_bits = pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
-		      pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
-	return val & ~offset_bits;
-}
-
 static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
 {
 	struct memwalk_level *l;
@@ -80,7 +63,7 @@ static void xlate_level(struct xlate *x, const struct memwalk_entry *e)
 	l->level = e->level;
 	if (x->dec.hide_pfn) {
 		l->table_pa = 0;
-		l->entry = xlate_hidden_entry(l->entry);
+		l->entry = mw_arch_hidden_entry(l->entry);
 	}
 }
 

@@ -85,6 +85,7 @@
 #include <linux/sched/signal.h>
 #include <linux/spinlock.h>
 
+#include "arch.h"
 #include "memwalk.h"
 
 /* Longest wanted mmap_lock hold; one more PMD may be walked past it. */
@@ -471,7 +472,7 @@ step:
 static int walk_p4d_range(struct memwalk_walk *w, pgd_t *pgd,
 			  unsigned long addr, unsigned long end)
 {
-	bool folded = !pgtable_l5_enabled();
+	bool folded = mw_arch_p4d_folded();
 	unsigned int level = folded ? MEMWALK_PGT_PGD : MEMWALK_PGT_P4D;
 	p4d_t *p4d = p4d_offset(pgd, addr);
 	struct memwalk_entry e;
@@ -522,7 +523,7 @@ static int walk_pgd_range(struct memwalk_walk *w, unsigned long addr,
 
 	do {
 		next = pgd_addr_end(addr, end);
-		if (pgtable_l5_enabled()) {
+		if (!mw_arch_p4d_folded()) {
 			pgdv = READ_ONCE(*pgd);
 			if (pgd_none(pgdv) || pgd_bad(pgdv)) {
 				if (!w->want_none || !pgd_none(pgdv))

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memwalk: the one place for architecture differences (compat.h holds the
+ * kernel-version ones).  Each architecture's file says how its entries
+ * read: which bits of a present entry mean what (present_bits and the
+ * names the debugfs view prints), where the PFN lies in a raw word, how
+ * the levels fold, what the zero page and PROT_NONE entries look like,
+ * and what lab mode hides of a raw entry.  Only the decoder (decode.h),
+ * translate.c, debugfs.c, main.c and the walker's level folding use it;
+ * snapshot, events and netlink code never do.
+ *
+ * Locking: none; pure functions of their arguments and of boot-time
+ * constants (paging mode, CPU features).
+ */
+#ifndef _MEMWALK_ARCH_H
+#define _MEMWALK_ARCH_H
+
+/*
+ * The page-table walker maps PTE tables with pte_offset_kernel(); with
+ * HIGHPTE they may live in highmem and would need kmap_local().
+ */
+#ifdef CONFIG_HIGHPTE
+#error "memwalk does not support CONFIG_HIGHPTE"
+#endif
+
+#if defined(CONFIG_X86_64)
+#include "arch-x86.h"
+#else
+#error "memwalk decodes x86-64 page-table entries only (no module/arch-*.h here)"
+#endif
+
+#endif /* _MEMWALK_ARCH_H */
