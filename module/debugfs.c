@@ -12,6 +12,8 @@
  *              holding it, its raw value, decoded bits and what it points
  *              to (next table or page)
  *   probes     the reclaim and OOM hooks and their state (probes.c)
+ *   fast_path_check  pages checked, mismatched and raced under the
+ *              check_fast_paths parameter (fastcheck.c)
  *
  * All files are root-only (0400/0600, and debugfs itself is root's).  maps
  * and pagetable are rendered at open() into a bounded buffer (walk.c drops
@@ -69,6 +71,13 @@ static int info_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(info);
+
+static int fast_path_check_show(struct seq_file *m, void *unused)
+{
+	memwalk_fastcheck_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fast_path_check);
 
 /* ---- target --------------------------------------------------------- */
 
@@ -407,6 +416,8 @@ void memwalk_debugfs_init(void)
 			    &maps_fops);
 	debugfs_create_file("pagetable", 0400, memwalk_debugfs_root, NULL,
 			    &pagetable_fops);
+	debugfs_create_file("fast_path_check", 0400, memwalk_debugfs_root,
+			    NULL, &fast_path_check_fops);
 	memwalk_probes_debugfs_init(memwalk_debugfs_root);
 }
 

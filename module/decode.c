@@ -246,28 +246,10 @@ static bool leaf_uniform(const struct memwalk_decoder *d,
 	return e->hugetlb && addr != e->entry_addr;
 }
 
-/**
- * memwalk_decode_entry() - describe every page @e maps in [e->addr, e->end)
- * @d: the decoder
- * @w: the walk; w->next is advanced past what @sink accepted
- * @e: the entry (a leaf above the PTE level, or one PTE)
- * @sink: takes the runs, in address order
- *
- * A present PMD or PUD leaf with struct pages is decoded page by page
- * (the precise mapcount and hwpoison are per page; the folio's state is
- * read once, and a page like the one before costs only its own state,
- * see leaf_stretch()); a hugetlb page as its first page and then the rest
- * at once (its state is the folio's), and any leaf whose pages all read
- * alike (leaf_uniform()) at once.  Page by page, the walk may pause
- * inside a leaf (a PUD leaf has 262144 pages).
- *
- * Locking: as memwalk_decode_page().
- *
- * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
- */
-int memwalk_decode_entry(struct memwalk_decoder *d,
-			 struct memwalk_walk *w, const struct memwalk_entry *e,
-			 struct memwalk_run_sink *sink)
+/* memwalk_decode_entry() but for the check. */
+static int decode_entry(struct memwalk_decoder *d, struct memwalk_walk *w,
+			const struct memwalk_entry *e,
+			struct memwalk_run_sink *sink)
 {
 	struct memwalk_page_run run;
 	unsigned long addr, n, since = 0;
@@ -298,4 +280,36 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 	}
 	w->next = e->end;
 	return 0;
+}
+
+/**
+ * memwalk_decode_entry() - describe every page @e maps in [e->addr, e->end)
+ * @d: the decoder
+ * @w: the walk; w->next is advanced past what @sink accepted
+ * @e: the entry (a leaf above the PTE level, or one PTE)
+ * @sink: takes the runs, in address order
+ *
+ * A present PMD or PUD leaf with struct pages is decoded page by page
+ * (the precise mapcount and hwpoison are per page; the folio's state is
+ * read once, and a page like the one before costs only its own state,
+ * see leaf_stretch()); a hugetlb page as its first page and then the rest
+ * at once (its state is the folio's), and any leaf whose pages all read
+ * alike (leaf_uniform()) at once.  Page by page, the walk may pause
+ * inside a leaf (a PUD leaf has 262144 pages).
+ *
+ * With check_fast_paths set, the pages decoded are then decoded again one
+ * by one and compared (fastcheck.c).
+ *
+ * Locking: as memwalk_decode_page().
+ *
+ * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
+ */
+int memwalk_decode_entry(struct memwalk_decoder *d,
+			 struct memwalk_walk *w, const struct memwalk_entry *e,
+			 struct memwalk_run_sink *sink)
+{
+	u32 nr = sink->nr;
+
+	return memwalk_fastcheck_after(d, w, e, sink, nr,
+				       decode_entry(d, w, e, sink));
 }

@@ -13,6 +13,7 @@
  *             fast paths it inlines, one file because it is the hot one
  *   shmem.c   shmem pages in swap where no entry is (another data source:
  *             the page cache)
+ *   fastcheck.c  debugging: every fast path checked against the slow decode
  *
  * Locking: everything but shmem.c runs in the walker's entry callbacks,
  * under the lock of the entry decoded (see walk.c), in atomic context.  A
@@ -53,6 +54,29 @@ void memwalk_page_fields(struct memwalk_decoder *d,
 			 struct memwalk_page_run *run);
 void memwalk_nonpresent_fields(struct memwalk_decoder *d, struct page *page,
 			       struct memwalk_page_run *run);
+
+/* fastcheck.c: check_fast_paths, debugging only */
+extern bool memwalk_check_fast_paths;
+void memwalk_fastcheck(struct memwalk_decoder *d,
+		       const struct memwalk_entry *e,
+		       const struct memwalk_run_sink *sink, u32 nr,
+		       unsigned long end);
+
+/*
+ * @ret, what decoding @e into @sink from its run @nr on returned, after
+ * the check when check_fast_paths is set: the pages decoded are those
+ * before w->next if the decode stopped inside @e.
+ */
+static inline int memwalk_fastcheck_after(struct memwalk_decoder *d,
+					  struct memwalk_walk *w,
+					  const struct memwalk_entry *e,
+					  struct memwalk_run_sink *sink,
+					  u32 nr, int ret)
+{
+	if (unlikely(READ_ONCE(memwalk_check_fast_paths)))
+		memwalk_fastcheck(d, e, sink, nr, ret ? w->next : e->end);
+	return ret;
+}
 
 /* runs.c */
 int memwalk_sink_add(struct memwalk_decoder *d, struct memwalk_walk *w,

@@ -16,6 +16,7 @@
 #define MEMWALK_MODULE_VERSION	"0.1.0"
 
 struct dentry;
+struct seq_file;
 struct genl_family;
 
 struct file;
@@ -274,6 +275,7 @@ int memwalk_decode_shmem_hole(struct memwalk_decoder *d,
 			      struct memwalk_walk *w, unsigned long start,
 			      unsigned long end, struct memwalk_run_sink *sink);
 bool memwalk_mglru_reported(void);
+void memwalk_fastcheck_show(struct seq_file *m);	/* fastcheck.c */
 
 /* vma.c: VMA records. */
 #define MEMWALK_VMA_NAME_MAX	(2 * PATH_MAX)	/* with \012 escapes */

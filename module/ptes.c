@@ -478,25 +478,11 @@ static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
 	       run->start + ((u64)run->nr_pages << PAGE_SHIFT) == addr;
 }
 
-/**
- * memwalk_decode_ptes() - describe the pages of a PTE table's range
- * @d: the decoder
- * @w: the walk; w->next is advanced past what @sink accepted
- * @e: the range: e->pte_table the locked table, [e->addr, e->end) in it
- * @sink: takes the runs, in address order
- *
- * One pass over the entries: none entries are skipped (in a shmem VMA,
- * looked up in its page cache), the others merged into runs as they come;
- * entries that merely continue the open run are counted without decoding
- * them in full (pte_stretch(), pte_page_stretch()).
- *
- * Locking: under the PTE table's lock and RCU (walk.c), mmap_lock held.
- *
- * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
- */
-int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
-			const struct memwalk_entry *e,
-			struct memwalk_run_sink *sink)
+/* memwalk_decode_ptes(): out of line, the loop keeps its registers. */
+static noinline int decode_ptes(struct memwalk_decoder *d,
+				struct memwalk_walk *w,
+				const struct memwalk_entry *e,
+				struct memwalk_run_sink *sink)
 {
 	struct memwalk_entry pe = *e;
 	pte_t *pte = e->pte_table + pte_index(e->addr);
@@ -581,4 +567,33 @@ int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
 	}
 	w->next = e->end;
 	return 0;
+}
+
+/**
+ * memwalk_decode_ptes() - describe the pages of a PTE table's range
+ * @d: the decoder
+ * @w: the walk; w->next is advanced past what @sink accepted
+ * @e: the range: e->pte_table the locked table, [e->addr, e->end) in it
+ * @sink: takes the runs, in address order
+ *
+ * One pass over the entries: none entries are skipped (in a shmem VMA,
+ * looked up in its page cache), the others merged into runs as they come;
+ * entries that merely continue the open run are counted without decoding
+ * them in full (pte_stretch(), pte_page_stretch()).
+ *
+ * With check_fast_paths set, every page decoded is then decoded again the
+ * slow way and compared (fastcheck.c).
+ *
+ * Locking: under the PTE table's lock and RCU (walk.c), mmap_lock held.
+ *
+ * Return: 0, or MEMWALK_WALK_PAUSE/STOP with w->next at the refused page.
+ */
+int memwalk_decode_ptes(struct memwalk_decoder *d, struct memwalk_walk *w,
+			const struct memwalk_entry *e,
+			struct memwalk_run_sink *sink)
+{
+	u32 nr = sink->nr;
+
+	return memwalk_fastcheck_after(d, w, e, sink, nr,
+				       decode_ptes(d, w, e, sink));
 }
