@@ -27,10 +27,11 @@
  * variant list is pruned before it runs; the plan line counts what runs.
  * A new variant runs in one of the two passes whatever its name.
  *
- * The unprivileged side is per fixture: the fd is opened by uid MW_NOBODY
- * (mw_open_as(); memwalk decides access at open from the opener's
- * credentials) and the target runs as that user, while the test itself
- * stays root to read the oracles (pagemap with PFNs, kpageflags).
+ * The unprivileged side is per fixture: the lab fd is opened by uid
+ * MW_NOBODY (mw_open_as(); memwalk decides access at open from the
+ * opener's credentials) and the target runs as that user, while the test
+ * itself stays root to read the oracles (pagemap with PFNs, kpageflags).
+ * Why not drop privileges for the whole test: the oracles are root's.
  */
 #ifndef MEMWALK_STATES_H
 #define MEMWALK_STATES_H
@@ -102,7 +103,7 @@ static bool lab_loaded(void)
 }
 
 /* A directory of the disk file system the unprivileged target may write. */
-static MW_UNUSED int lab_disk_dir(char *dir, size_t len)
+static int lab_disk_dir(char *dir, size_t len)
 {
 	snprintf(dir, len, "%s/memwalk-lab", mw_disk_dir());
 	if (mkdir(dir, 0755) && errno != EEXIST)
@@ -110,14 +111,56 @@ static MW_UNUSED int lab_disk_dir(char *dir, size_t len)
 	return chown(dir, MW_NOBODY, MW_NOBODY) ? errno : 0;
 }
 
-FIXTURE_SETUP(states)
+/*
+ * One target for the whole program, started by main() before the tests
+ * (as root, or as the unprivileged user in the lab pass) and stopped:
+ * every test only reads it (snapshots, pagemap, kpageflags, smaps,
+ * move_pages() queries), so each sees the same quiet states without
+ * building them again.
+ */
+static struct mw_target states_target = { .pid = -1, .to = -1, .from = -1 };
+static char states_disk[160];		/* --disk of the target, or "" */
+static struct mw_why states_why;	/* why it could not start */
+static int states_err = -1;
+
+static void states_target_stop(void)
+{
+	mw_target_kill(&states_target);
+}
+
+static void states_target_start(bool lab)
 {
 	const struct rlimit memlock = { 64 << 20, 64 << 20 };
-	uid_t uid = variant->lab ? MW_NOBODY : 0;
+	const char *disk = NULL;
+
+	if (mw_disk_dir() && !lab)
+		disk = mw_disk_dir();
+	if (mw_disk_dir() && lab) {
+		states_err = lab_disk_dir(states_disk, sizeof(states_disk));
+		if (states_err) {
+			mw_why_set(&states_why, "%s: %s", states_disk, strerror(states_err));
+			return;
+		}
+		disk = states_disk;
+	}
+	if (disk && disk != states_disk)
+		snprintf(states_disk, sizeof(states_disk), "%s", disk);
+	/* What root's target does for itself: mlock() and the huge zero page. */
+	if (lab && (setrlimit(RLIMIT_MEMLOCK, &memlock) ||
+		    (!access(USE_ZERO_PAGE, F_OK) && mw_write_file(USE_ZERO_PAGE, "1")))) {
+		states_err = errno;
+		mw_why_set(&states_why, "RLIMIT_MEMLOCK, %s: %s", USE_ZERO_PAGE,
+			   strerror(states_err));
+		return;
+	}
+	states_err = mw_states_start(&states_target, lab ? MW_NOBODY : 0, disk, &states_why);
+	atexit(states_target_stop);
+}
+
+FIXTURE_SETUP(states)
+{
 	struct mw_why why;
 
-	self->t.pid = -1;
-	self->t.to = self->t.from = -1;
 	self->fd = self->root_fd = -1;
 	ASSERT_EQ(0, geteuid()) TH_LOG("these tests need root");
 	ASSERT_EQ(variant->lab, lab_loaded())
@@ -125,27 +168,16 @@ FIXTURE_SETUP(states)
 		       variant->lab ? "lab" : "root", LAB_PARAM, lab_loaded() ? "Y" : "N");
 	self->root_fd = mw_dev_open(&self->info, &why);
 	ASSERT_LE(0, self->root_fd) TH_LOG("%s", why.msg);
-	self->fd = mw_open_as(uid, DEV, O_RDONLY, &why);
+	self->fd = mw_open_as(variant->lab ? MW_NOBODY : 0, DEV, O_RDONLY, &why);
 	ASSERT_LE(0, self->fd) TH_LOG("%s", why.msg);
-	if (mw_disk_dir() && !variant->lab)
-		snprintf(self->disk, sizeof(self->disk), "%s", mw_disk_dir());
-	if (mw_disk_dir() && variant->lab)
-		ASSERT_EQ(0, lab_disk_dir(self->disk, sizeof(self->disk)))
-			TH_LOG("%s: %s", self->disk, strerror(errno));
-	if (variant->lab) {
-		/* What root's target does for itself: mlock() and the huge zero page. */
-		ASSERT_EQ(0, setrlimit(RLIMIT_MEMLOCK, &memlock));
-		if (!access(USE_ZERO_PAGE, F_OK))
-			ASSERT_EQ(0, mw_write_file(USE_ZERO_PAGE, "1"));
-	}
-	ASSERT_EQ(0, mw_states_start(&self->t, uid, self->disk[0] ? self->disk : NULL, &why))
-		TH_LOG("%s", why.msg);
+	ASSERT_EQ(0, states_err) TH_LOG("the states target: %s", states_why.msg);
+	self->t = states_target;
+	snprintf(self->disk, sizeof(self->disk), "%s", states_disk);
 }
 
 FIXTURE_TEARDOWN(states)
 {
 	MW_LOG_REST(&page_cap, "page mismatches");
-	mw_target_kill(&self->t);
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->root_fd >= 0)
@@ -335,6 +367,7 @@ int main(int argc, char **argv)						\
 	if (head)							\
 		head->prev = tail;					\
 	_states_fixture_object.variant = head;				\
+	states_target_start(lab);					\
 	ksft_print_msg("%s=%s: the %s variants of the states tests\n",	\
 		       LAB_PARAM, lab ? "Y" : "N", lab ? "lab" : "root"); \
 	return test_harness_run(argc, argv);				\
