@@ -56,6 +56,7 @@ static void snap_all(struct __test_metadata *_metadata, int fd, pid_t pid,
 }
 
 #define DEBUGFS_DIR	"/sys/kernel/debug/memwalk"
+#define NO_DEBUGFS	"kernel without debugfs (CONFIG_DEBUG_FS) or not mounted"
 #define TAIL		64	/* bytes of a larger struct a newer caller might pass */
 
 /* ---- error paths, against a small idle target ---------------------------------- */
@@ -529,7 +530,7 @@ TEST_F(snap, debugfs_target_missing_pid_esrch)
 	char pid[32];
 
 	if (access(DEBUGFS_DIR "/target", W_OK))
-		SKIP(return, "no %s/target", DEBUGFS_DIR);
+		SKIP(return, "no %s/target: %s", DEBUGFS_DIR, NO_DEBUGFS);
 	snprintf(pid, sizeof(pid), "%d", mw_free_pid());
 	EXPECT_EQ(-ESRCH, mw_write_file(DEBUGFS_DIR "/target", pid));
 }
@@ -537,7 +538,7 @@ TEST_F(snap, debugfs_target_missing_pid_esrch)
 TEST_F(snap, debugfs_target_zero_einval)
 {
 	if (access(DEBUGFS_DIR "/target", W_OK))
-		SKIP(return, "no %s/target", DEBUGFS_DIR);
+		SKIP(return, "no %s/target: %s", DEBUGFS_DIR, NO_DEBUGFS);
 	EXPECT_EQ(-EINVAL, mw_write_file(DEBUGFS_DIR "/target", "0"));
 }
 
@@ -548,7 +549,7 @@ TEST_F(snap, debugfs_maps_target_exited_esrch)
 	pid_t child;
 
 	if (access(DEBUGFS_DIR "/maps", R_OK))
-		SKIP(return, "no %s/maps", DEBUGFS_DIR);
+		SKIP(return, "no %s/maps: %s", DEBUGFS_DIR, NO_DEBUGFS);
 	fflush(NULL);
 	child = fork();
 	if (child == 0) {

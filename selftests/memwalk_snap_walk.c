@@ -221,8 +221,10 @@ static void check_subrange(struct __test_metadata *_metadata, int fd, pid_t pid,
 {
 	struct memwalk_page_run *pa, *pb;
 	size_t na, nb, i, j = 0, k = 0;
+	struct mw_logcap cap = { 0 };
 	struct mw_snap s;
 	struct mw_why why;
+	char b[256];
 
 	ASSERT_EQ(0, mw_snapshot(fd, pid, start, end, MEMWALK_SNAP_ALL, VMA_BUF, RUN_BUF,
 				 &s, &why)) TH_LOG("%s", why.msg);
@@ -244,10 +246,11 @@ static void check_subrange(struct __test_metadata *_metadata, int fd, pid_t pid,
 		if (pa[i].start < start || pa[i].start >= end)
 			continue;
 		ASSERT_LT(k, nb);
-		EXPECT_EQ(0, memcmp(&pa[i], &pb[k], sizeof(pa[i])))
-			TH_LOG("page %#llx", (unsigned long long)pa[i].start);
+		MW_EXPECT_CAPPED(&cap, !memcmp(&pa[i], &pb[k], sizeof(pa[i])), "page %#llx: %s",
+				 (unsigned long long)pa[i].start, mw_run_str(&pb[k], b, sizeof(b)));
 		k++;
 	}
+	MW_LOG_REST(&cap, "pages differ");
 	EXPECT_EQ(k, nb);
 	EXPECT_LT(0, nb);
 	free(pa);
@@ -483,6 +486,7 @@ TEST_F(walk, translate_pte_page)
 TEST_F(walk, translate_dirty_is_pte_dirty)
 {
 	const struct mw_region *reg = REGION("anon_ro");
+	struct mw_logcap cap = { 0 };
 	struct memwalk_translate t;
 	struct mw_smaps *sm;
 	uint64_t addr, e;
@@ -492,13 +496,14 @@ TEST_F(walk, translate_dirty_is_pte_dirty)
 		ASSERT_EQ(0, mw_translate(self->fd, self->t.pid, addr, &t));
 		ASSERT_EQ(self->info.pgtable_levels, t.nr_levels);
 		e = t.levels[t.nr_levels - 1].entry;
-		EXPECT_TRUE(e & ((1ULL << 6) | (1ULL << 58)))
-			TH_LOG("%#llx: PTE %#llx neither Dirty nor SavedDirty",
-			       (unsigned long long)addr, (unsigned long long)e);
-		EXPECT_TRUE(t.page.flags & MEMWALK_RUN_DIRTY)
-			TH_LOG("%#llx: PTE %#llx is dirty, the run is not (flags %#x)",
-			       (unsigned long long)addr, (unsigned long long)e, t.page.flags);
+		MW_EXPECT_CAPPED(&cap, e & ((1ULL << 6) | (1ULL << 58)),
+				 "%#llx: PTE %#llx neither Dirty nor SavedDirty",
+				 (unsigned long long)addr, (unsigned long long)e);
+		MW_EXPECT_CAPPED(&cap, t.page.flags & MEMWALK_RUN_DIRTY,
+				 "%#llx: PTE %#llx is dirty, the run is not (flags %#x)",
+				 (unsigned long long)addr, (unsigned long long)e, t.page.flags);
 	}
+	MW_LOG_REST(&cap, "pages wrong");
 	ASSERT_EQ(0, mw_smaps_read(self->t.pid, &sm, &nr));
 	for (i = 0; i < nr && sm[i].map.start != reg->start; i++)
 		;

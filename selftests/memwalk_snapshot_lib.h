@@ -412,6 +412,13 @@ static inline bool mw_log_take(struct mw_logcap *c)
 		TH_LOG(fmt, ##__VA_ARGS__);				\
 } while (0)
 
+/* EXPECT_TRUE(@cond), its failures logged (with @fmt) and counted by @cap. */
+#define MW_EXPECT_CAPPED(cap, cond, fmt, ...) do {			\
+	if (!(cond) && mw_log_take(cap)) {				\
+		EXPECT_TRUE(cond) TH_LOG(fmt, ##__VA_ARGS__);		\
+	}								\
+} while (0)
+
 #define MW_LOG_REST(cap, what) do {					\
 	if ((cap)->seen > MW_LOG_FIRST)					\
 		TH_LOG("... and %zu more %s (%zu in all)",		\

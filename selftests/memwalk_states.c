@@ -537,7 +537,9 @@ static void check_file_regions(struct __test_metadata *_metadata,
 				want |= MEMWALK_RUN_ANON | MEMWALK_RUN_EXCLUSIVE;
 			PAGE_EXPECT((p->flags & mask) == want, &rv, i);
 		} else {		/* the page cache page, also mapped shared */
-			want = MEMWALK_STATE_PRESENT | (variant->page ? MEMWALK_RUN_FILE : 0);
+			want = MEMWALK_STATE_PRESENT;
+			if (variant->page)
+				want |= MEMWALK_RUN_FILE | (shmem ? MEMWALK_RUN_SHMEM : 0);
 			PAGE_EXPECT((p->flags & mask) == want, &rv, i);
 			PAGE_EXPECT(i >= 4 || !variant->folio || p->mapcount == 2, &rv, i);
 		}

@@ -260,13 +260,10 @@ struct rview {
 /* A per-page expectation: failures beyond MW_LOG_FIRST only counted. */
 #define PAGE_EXPECT(cond, rv, i) do {					\
 	char __b[256];							\
-	if (!(cond) && mw_log_take(&page_cap)) {			\
-		EXPECT_TRUE(cond)					\
-			TH_LOG("%s page %zu: pagemap %#llx, %s",	\
-			       (rv)->reg->name, (size_t)(i),		\
-			       (unsigned long long)(rv)->pm[i],		\
-			       mw_run_str(&(rv)->page[i], __b, sizeof(__b))); \
-	}								\
+	MW_EXPECT_CAPPED(&page_cap, cond, "%s page %zu: pagemap %#llx, %s", \
+			 (rv)->reg->name, (size_t)(i),			\
+			 (unsigned long long)(rv)->pm[i],		\
+			 mw_run_str(&(rv)->page[i], __b, sizeof(__b)));	\
 } while (0)
 
 /*
