@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -684,14 +685,17 @@ static bool one_vma(const struct mw_snap *s, const struct memwalk_page_run *a,
 
 /*
  * Append @r to s->runs (room for it is there), joined to the run before
- * when @join and the module would have merged them without PFN lists.
+ * when @join and the module would have merged them without PFN lists
+ * (by the rule of the call's returned @flags: MEMWALK_SNAP_NO_PFN says
+ * PFNs were hidden and do not cut runs).
  */
-static void add_run(struct mw_snap *s, const struct memwalk_page_run *r, bool join)
+static void add_run(struct mw_snap *s, const struct memwalk_page_run *r, bool join,
+		    uint32_t flags)
 {
 	struct memwalk_page_run *last = s->nr_runs ? &s->runs[s->nr_runs - 1] : NULL;
 
 	if (join && last && mw_run_end(last) == r->start &&
-	    runs_would_merge(last, r, 0) && one_vma(s, last, r)) {
+	    runs_would_merge(last, r, flags) && one_vma(s, last, r)) {
 		last->nr_pages += r->nr_pages;
 		return;
 	}
@@ -719,7 +723,7 @@ static int add_runs(struct mw_snap *s, const struct memwalk_snapshot *arg,
 		memset(&r, 0, sizeof(r));
 		memcpy(&r, (const char *)rbuf + i * arg->run_size, sizeof(r));
 		if (!(r.flags & MEMWALK_RUN_PFN_LIST)) {
-			add_run(s, &r, after_list);
+			add_run(s, &r, after_list, arg->flags);
 			after_list = false;
 			continue;
 		}
@@ -732,7 +736,7 @@ static int add_runs(struct mw_snap *s, const struct memwalk_snapshot *arg,
 			page.start += (uint64_t)k * MW_PAGE;
 			page.nr_pages = 1;
 			page.pfn = pfns[r.pfn + k];
-			add_run(s, &page, true);
+			add_run(s, &page, true, arg->flags);
 		}
 		after_list = true;
 	}
@@ -825,6 +829,7 @@ int mw_snapshot(int fd, pid_t pid, uint64_t start, uint64_t end, uint32_t flags,
 		if (s->calls == 1)
 			s->first_walk_end = !end && !arg.walk_end ? lim : arg.walk_end;
 		s->run_size = arg.run_size;
+		s->flags = arg.flags;
 		s->lock_drops += arg.lock_drops;
 		if (arg.max_lock_ns > s->max_lock_ns)
 			s->max_lock_ns = arg.max_lock_ns;
@@ -1176,4 +1181,274 @@ out:
 	if (efd >= 0)
 		close(efd);
 	return ret;
+}
+
+/* ---- added for the split suites: device, states target, lab opener ------ */
+
+const char *mw_tmpfs_dir(void)
+{
+	const char *d = getenv("MEMWALK_TMPFS");
+
+	return d && *d ? d : "/tmp";
+}
+
+const char *mw_disk_dir(void)
+{
+	const char *d = getenv("MEMWALK_DISK");
+
+	return d && *d ? d : NULL;
+}
+
+int mw_dev_info(int fd, struct memwalk_info *info, struct mw_why *why)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	if (ioctl(fd, MEMWALK_IOC_INFO, info)) {
+		mw_why_set(why, "MEMWALK_IOC_INFO: %s", strerror(errno));
+		return errno;
+	}
+	if (info->pgtable_levels != 4 && info->pgtable_levels != 5) {
+		mw_why_set(why, "MEMWALK_IOC_INFO: %u page-table levels", info->pgtable_levels);
+		return EPROTO;
+	}
+	mw_task_size = mw_task_size_for(info->pgtable_levels);
+	return 0;
+}
+
+int mw_open_as(uid_t uid, const char *path, int flags, struct mw_why *why)
+{
+	char c[CMSG_SPACE(sizeof(int))] = "";
+	struct iovec iov = { .iov_base = "f", .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = c, .msg_controllen = sizeof(c) };
+	struct cmsghdr *cm;
+	int sv[2], fd = -1, status, err;
+	char byte;
+	pid_t pid;
+
+	if (!uid) {
+		fd = open(path, flags | O_CLOEXEC);
+		if (fd < 0)
+			mw_why_set(why, "open %s: %s", path, strerror(errno));
+		return fd < 0 ? -errno : fd;
+	}
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return -err;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid))
+			_exit(255);
+		fd = open(path, flags | O_CLOEXEC);
+		if (fd < 0)
+			_exit(errno);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+		_exit(sendmsg(sv[1], &mh, 0) == 1 ? 0 : 254);
+	}
+	close(sv[1]);
+	err = waitpid(pid, &status, 0) < 0 ? errno :
+	      !WIFEXITED(status) ? EINTR : WEXITSTATUS(status);
+	if (!err) {
+		iov.iov_base = &byte;
+		if (recvmsg(sv[0], &mh, MSG_CMSG_CLOEXEC) == 1 &&
+		    (cm = CMSG_FIRSTHDR(&mh)) && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+		else
+			err = EPROTO;
+	}
+	close(sv[0]);
+	if (err == 255)
+		mw_why_set(why, "cannot become uid %u", uid);
+	else if (err)
+		mw_why_set(why, "open %s as uid %u: %s", path, uid, strerror(err));
+	return err ? -err : fd;
+}
+
+int mw_states_start(struct mw_target *t, uid_t uid, const char *disk,
+		    struct mw_why *why)
+{
+	const char *args[8] = { "states", "--tmpfs", mw_tmpfs_dir() };
+	char path[64];
+	int n = 3, ret;
+
+	if (disk) {
+		args[n++] = "--disk";
+		args[n++] = disk;
+	}
+	args[n] = NULL;
+	ret = mw_target_start(t, uid, args);
+	if (ret) {
+		mw_why_set(why, "start %s: %s", mw_target_path(), strerror(ret));
+		return ret;
+	}
+	ret = mw_target_expect(t, "built", MW_READY_MS);
+	if (ret) {
+		mw_why_set(why, "target not built (%s): %s", strerror(ret), t->notes);
+		return ret;
+	}
+	/* The oracle's setup: clear soft-dirty bits (memwalk never does). */
+	snprintf(path, sizeof(path), "/proc/%d/clear_refs", t->pid);
+	ret = -mw_write_file(path, "4");
+	if (!ret)
+		ret = mw_target_send(t, "go\n");
+	if (ret) {
+		mw_why_set(why, "clear_refs, go: %s", strerror(ret));
+		return ret;
+	}
+	ret = mw_target_expect(t, "ready", MW_READY_MS);
+	if (!ret)
+		ret = mw_target_freeze(t);
+	if (ret)
+		mw_why_set(why, "target not ready (%s): %s", strerror(ret), t->notes);
+	return ret;
+}
+
+const struct memwalk_page_run *mw_run_at(const struct mw_snap *s, uint64_t addr)
+{
+	size_t i = mw_run_find(s->runs, s->nr_runs, addr);
+
+	return i < s->nr_runs && s->runs[i].start <= addr ? &s->runs[i] : NULL;
+}
+
+int mw_translate(int fd, pid_t pid, uint64_t addr, struct memwalk_translate *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->size = sizeof(*t);
+	t->pid = pid;
+	t->addr = addr;
+	return ioctl(fd, MEMWALK_IOC_TRANSLATE, t) ? errno : 0;
+}
+
+bool mw_folio_hidden(const struct memwalk_page_run *r)
+{
+	return !r->folio_flags && !r->mapcount && !r->refcount && !r->nid &&
+	       !r->order && r->lru_gen == -1;
+}
+
+uint64_t mw_pagemap_expected(const struct mw_vma *v, const struct memwalk_page_run *r,
+			     uint64_t addr, uint64_t *mask)
+{
+	bool hugetlb = v->rec.flags & MEMWALK_VMA_HUGETLB;
+	uint64_t e = 0, idx;
+
+	*mask = PM_COMPARED;
+	if (v->rec.flags & MEMWALK_VMA_SOFTDIRTY)
+		e |= PM_SOFT_DIRTY;
+	if (!r)
+		return e;
+	idx = (addr - r->start) >> MW_PAGE_SHIFT;
+	if ((r->flags & MEMWALK_RUN_SOFT_DIRTY) && !hugetlb)
+		e |= PM_SOFT_DIRTY;
+	if (r->flags & MEMWALK_RUN_UFFD_WP)
+		e |= PM_UFFD_WP;
+	switch (mw_run_state(r)) {
+	case MEMWALK_STATE_PRESENT:
+		e |= PM_PRESENT | ((r->pfn + idx) & PM_PFN_MASK);
+		if (r->flags & MEMWALK_RUN_FILE)
+			e |= PM_FILE;
+		if (r->flags & MEMWALK_RUN_EXCLUSIVE)
+			e |= PM_MMAP_EXCLUSIVE;
+		/* pagemap's PMD path calls the huge zero page a file page */
+		if ((r->flags & MEMWALK_RUN_ZERO) &&
+		    mw_run_level(r) == MEMWALK_LEVEL_PMD)
+			*mask &= ~PM_FILE;
+		break;
+	case MEMWALK_STATE_SWAP:
+		e |= PM_SWAP | mw_run_swap_type(r) |
+		     ((r->pfn + idx) << PM_SWAP_TYPE_BITS);
+		break;
+	case MEMWALK_STATE_MIGRATION:
+		e |= PM_SWAP | ((r->pfn + idx) << PM_SWAP_TYPE_BITS);
+		*mask &= ~((1ULL << PM_SWAP_TYPE_BITS) - 1) & ~PM_FILE & ~PM_MMAP_EXCLUSIVE;
+		break;
+	case MEMWALK_STATE_SHMEM_SWAP:
+		break;		/* no entry: pagemap shows none */
+	default:	/* device, hwpoison, marker: swap-like, frame not compared */
+		e |= PM_SWAP;
+		*mask &= ~PM_PFN_MASK & ~PM_FILE & ~PM_MMAP_EXCLUSIVE;
+		break;
+	}
+	return e;
+}
+
+bool mw_swap_on(void)
+{
+	char buf[1024];
+
+	return !mw_read_file("/proc/swaps", buf, sizeof(buf)) &&
+	       strchr(buf, '\n') && strchr(buf, '\n')[1];
+}
+
+const char *mw_region_unsupported(const char *name)
+{
+	char buf[64] = "";
+
+	if (!strncmp(name, "thp", 3)) {
+		if (mw_read_file("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)))
+			return "kernel without THP (CONFIG_TRANSPARENT_HUGEPAGE)";
+		if (strstr(buf, "[never]"))
+			return "THP disabled (transparent_hugepage=never)";
+		if (!strcmp(name, "thp_zero") &&
+		    access("/sys/kernel/mm/transparent_hugepage/use_zero_page", F_OK))
+			return "kernel without the huge zero page (no use_zero_page)";
+		return NULL;
+	}
+	if (!strncmp(name, "hugetlb", 7)) {
+		if (mw_read_file("/proc/sys/vm/nr_hugepages", buf, sizeof(buf)))
+			return "kernel without hugetlb (CONFIG_HUGETLB_PAGE)";
+		if (!strtoul(buf, NULL, 10))
+			return "no hugetlb pages reserved (vm.nr_hugepages 0)";
+		return NULL;
+	}
+	if ((!strcmp(name, "swapped") || !strcmp(name, "shmem_swapped")) && !mw_swap_on())
+		return "no swap device (/proc/swaps)";
+	if (!strncmp(name, "disk_", 5) && !mw_disk_dir())
+		return "no disk file system (MEMWALK_DISK unset)";
+	return NULL;
+}
+
+uint64_t *mw_pagemap_of(pid_t pid, uint64_t start, uint64_t end)
+{
+	size_t n = (end - start) >> MW_PAGE_SHIFT;
+	uint64_t *pm = malloc((n ? n : 1) * sizeof(*pm));
+
+	if (pm && mw_pagemap_read(pid, start, n, pm)) {
+		free(pm);
+		return NULL;
+	}
+	return pm;
+}
+
+int mw_dev_open(struct memwalk_info *info, struct mw_why *why)
+{
+	int fd = open(MEMWALK_DEVICE_PATH, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0) {
+		ret = errno;
+		mw_why_set(why, "open %s: %s (is memwalk loaded?)", MEMWALK_DEVICE_PATH,
+			   strerror(ret));
+		return -ret;
+	}
+	ret = mw_dev_info(fd, info, why);
+	if (!ret && !(info->features & MEMWALK_FEAT_SNAPSHOT)) {
+		mw_why_set(why, "module without MEMWALK_FEAT_SNAPSHOT");
+		ret = ENOTSUP;
+	}
+	if (ret) {
+		close(fd);
+		return -ret;
+	}
+	return fd;
 }

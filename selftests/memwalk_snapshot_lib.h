@@ -179,6 +179,7 @@ struct mw_snap {
 	uint64_t max_lock_ns;		/* the longest hold of any call */
 	uint64_t total_lock_ns;		/* summed over the calls */
 	uint64_t first_walk_end;	/* walk_end of the first call */
+	uint32_t flags;			/* as the last call returned them */
 };
 
 void mw_snap_free(struct mw_snap *s);
@@ -310,5 +311,118 @@ int mw_capture(const char *const argv[], int *status, char **out, char **err);
 
 /* A PID that is free right now (a reaped child's). */
 pid_t mw_free_pid(void);
+
+/* ---- device, states target, lab opener ------------------------------------- */
+
+#define MW_READY_MS	60000	/* how long the target may take to say a word */
+
+/* $MEMWALK_TMPFS (default /tmp); $MEMWALK_DISK (a disk file system) or NULL. */
+const char *mw_tmpfs_dir(void);
+const char *mw_disk_dir(void);
+
+/* MEMWALK_IOC_INFO into @info, and mw_task_size from it.  0 or errno. */
+int mw_dev_info(int fd, struct memwalk_info *info, struct mw_why *why);
+
+/*
+ * Open the device as we are and read its info (mw_dev_info()); snapshots
+ * must be among its features.  The fd, or -errno with @why set.
+ */
+int mw_dev_open(struct memwalk_info *info, struct mw_why *why);
+
+/* pagemap of @pid over [start, end) in a malloc()ed array, or NULL. */
+uint64_t *mw_pagemap_of(pid_t pid, uint64_t start, uint64_t end);
+
+/*
+ * @path opened by @uid (0: by us), its gid that too and no supplementary
+ * groups: a child opens it and passes the fd back (SCM_RIGHTS).  memwalk
+ * decides access at open from the opener's credentials, so the fd is that
+ * user's wherever it is used.  The fd, or -errno with @why set.
+ */
+int mw_open_as(uid_t uid, const char *path, int flags, struct mw_why *why);
+
+/*
+ * Start memwalk_target states as @uid (0: as we are) with --tmpfs
+ * mw_tmpfs_dir() and --disk @disk (if not NULL), clear its soft-dirty bits
+ * after "built", let it finish and stop it (SIGSTOP) once "ready".  0 or
+ * errno, with @why holding the target's own notes.
+ */
+int mw_states_start(struct mw_target *t, uid_t uid, const char *disk,
+		    struct mw_why *why);
+
+/* The run holding @addr, or NULL. */
+const struct memwalk_page_run *mw_run_at(const struct mw_snap *s, uint64_t addr);
+
+/* One MEMWALK_IOC_TRANSLATE of @addr in @pid into @t; 0 or errno. */
+int mw_translate(int fd, pid_t pid, uint64_t addr, struct memwalk_translate *t);
+
+/* Whether @r carries no folio state (as without MEMWALK_SNAP_FOLIO). */
+bool mw_folio_hidden(const struct memwalk_page_run *r);
+
+/*
+ * The pagemap entry memwalk's answer implies for @addr in @v (@r the run
+ * holding it, or NULL), and in *mask the bits to compare.
+ */
+uint64_t mw_pagemap_expected(const struct mw_vma *v, const struct memwalk_page_run *r,
+			     uint64_t addr, uint64_t *mask);
+
+/* Whether a swap device is on (/proc/swaps lists one). */
+bool mw_swap_on(void);
+
+/*
+ * Why the kernel cannot offer memwalk_target's region @name (THP, the
+ * huge zero page, hugetlb pages, swap, a disk file system: a feature it
+ * lacks or the guest did not set up), or NULL: then the target failing to
+ * build the region is a failure.
+ */
+const char *mw_region_unsupported(const char *name);
+
+/*
+ * Region @name of target @t in a test: SKIP naming the missing feature
+ * (mw_region_unsupported()), else a failure with the target's own notes
+ * on why it could not build it.
+ */
+#define MW_REGION(t, name) ({						\
+	const struct mw_region *__r = mw_target_region(t, name);	\
+	const char *__why = __r ? NULL : mw_region_unsupported(name);	\
+	if (__why)							\
+		SKIP(return, "%s: %s", name, __why);			\
+	ASSERT_NE(NULL, __r) TH_LOG("target has no %s region: %.900s",	\
+				    name, (t)->notes);			\
+	__r; })
+
+/*
+ * Capped logging of per-page mismatches: the first MW_LOG_FIRST are
+ * logged, the rest only counted, and MW_LOG_REST() says how many.  The
+ * macros use TH_LOG, so only a test file (which includes
+ * kselftest_harness.h) can expand them.
+ */
+#define MW_LOG_FIRST	12
+
+struct mw_logcap {
+	size_t seen;		/* mismatches so far */
+};
+
+static inline bool mw_log_take(struct mw_logcap *c)
+{
+	return c->seen++ < MW_LOG_FIRST;
+}
+
+#define MW_LOG_CAPPED(cap, fmt, ...) do {				\
+	if (mw_log_take(cap))						\
+		TH_LOG(fmt, ##__VA_ARGS__);				\
+} while (0)
+
+/* EXPECT_TRUE(@cond), its failures logged (with @fmt) and counted by @cap. */
+#define MW_EXPECT_CAPPED(cap, cond, fmt, ...) do {			\
+	if (!(cond) && mw_log_take(cap)) {				\
+		EXPECT_TRUE(cond) TH_LOG(fmt, ##__VA_ARGS__);		\
+	}								\
+} while (0)
+
+#define MW_LOG_REST(cap, what) do {					\
+	if ((cap)->seen > MW_LOG_FIRST)					\
+		TH_LOG("... and %zu more %s (%zu in all)",		\
+		       (cap)->seen - MW_LOG_FIRST, what, (cap)->seen);	\
+} while (0)
 
 #endif /* MEMWALK_SNAPSHOT_LIB_H */

@@ -57,7 +57,10 @@ snapshot_guest_setup() {
 	echo "# hugetlb pages: $(cat /proc/sys/vm/nr_hugepages), THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 }
 snapshot_guest_setup
-for t in memwalk_snapshot; do
+# The states suites run their root variants here and their lab variant in
+# the lab pass below (memwalk_states.h): each (test, variant) once.
+for t in memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap_abi \
+	memwalk_churn memwalk_client; do
 	[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 	echo "# ==== $t"
 	"./$t" || echo "not ok - $t exited with status $?"
@@ -68,10 +71,11 @@ else
 	echo "not ok - rmmod memwalk"
 fi
 
-# Lab mode: unprivileged snapshots of one's own processes.
+# Lab mode: unprivileged snapshots of one's own processes; the states
+# suites run their lab variant alone under this load.
 if insmod "$MEMWALK_KO" lab_mode=1; then
 	echo "ok - insmod memwalk.ko lab_mode=1"
-	for t in memwalk_snapshot_lab; do
+	for t in memwalk_states memwalk_states_oracle memwalk_snapshot_lab; do
 		[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 		echo "# ==== $t"
 		"./$t" || echo "not ok - $t exited with status $?"
