@@ -30,8 +30,7 @@
 #include "memwalk_util.h"
 
 #define DEV		MEMWALK_DEVICE_PATH
-#define DEBUGFS		"/sys/kernel/debug"
-#define DEBUGFS_DIR	DEBUGFS "/memwalk"
+#define DEBUGFS_DIR	MW_DEBUGFS "/memwalk"
 #define KNOWN_FEATURES	(MEMWALK_FEAT_NETLINK | MEMWALK_FEAT_DEBUGFS | \
 			 MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_MGLRU)
 #define TAIL		64	/* extra bytes for the "caller knows more" tests */
@@ -283,13 +282,11 @@ TEST_F(memwalk, info_versions)
 	EXPECT_EQ(MEMWALK_UAPI_VERSION, info.uapi_version);
 	EXPECT_NE(0, info.module_version[0]) TH_LOG("empty module_version");
 
-	/* MODULE_VERSION() shows in sysfs; if the module has one, they agree. */
-	if (mw_read_file("/sys/module/memwalk/version", sysfs, sizeof(sysfs)) == 0) {
-		sysfs[strcspn(sysfs, "\n")] = '\0';
-		EXPECT_STREQ(sysfs, info.module_version);
-	} else {
-		TH_LOG("no /sys/module/memwalk/version to compare with");
-	}
+	/* MODULE_VERSION() (module/main.c) shows in sysfs: the same string. */
+	ASSERT_EQ(0, mw_read_file("/sys/module/memwalk/version", sysfs, sizeof(sysfs)))
+		TH_LOG("/sys/module/memwalk/version: the module has a MODULE_VERSION()");
+	sysfs[strcspn(sysfs, "\n")] = '\0';
+	EXPECT_STREQ(sysfs, info.module_version);
 }
 
 TEST_F(memwalk, info_page_shift)
@@ -313,9 +310,11 @@ TEST_F(memwalk, info_release_and_machine)
 
 TEST_F(memwalk, info_levels_nodes_features)
 {
-	unsigned int levels, nr_node_ids = 1;
+	unsigned int levels, nr_node_ids;
+	struct memwalk_snapshot snap = { .size = 0 };
 	struct memwalk_info info;
 	char possible[256], *last;
+	int debugfs;
 
 	get_info(_metadata, self->fd, &info);
 	levels = levels_oracle();
@@ -327,25 +326,32 @@ TEST_F(memwalk, info_levels_nodes_features)
 	}
 
 	/* nr_node_ids is one more than the highest possible node. */
-	if (mw_read_file("/sys/devices/system/node/possible", possible,
-			 sizeof(possible)) == 0) {
-		last = possible + strcspn(possible, "\n");
-		while (last > possible && !strchr("-,", last[-1]))
-			last--;
-		nr_node_ids = atoi(last) + 1;
-	}
-	EXPECT_EQ(nr_node_ids, info.nr_node_ids);
+	ASSERT_EQ(0, mw_read_file("/sys/devices/system/node/possible", possible,
+				  sizeof(possible)));
+	last = possible + strcspn(possible, "\n");
+	while (last > possible && !strchr("-,", last[-1]))
+		last--;
+	nr_node_ids = atoi(last) + 1;
+	EXPECT_EQ(nr_node_ids, info.nr_node_ids) TH_LOG("possible nodes: %s", possible);
 
 	EXPECT_EQ(0, info.features & ~KNOWN_FEATURES)
 		TH_LOG("unknown feature bits %#llx",
 		       (unsigned long long)(info.features & ~KNOWN_FEATURES));
 	EXPECT_EQ(family_registered(), !!(info.features & MEMWALK_FEAT_NETLINK));
-	if (mw_mounted("debugfs", DEBUGFS)) {
+	/* The snapshot ioctl is there: a bad request is refused, not unknown. */
+	EXPECT_NE(0, info.features & MEMWALK_FEAT_SNAPSHOT);
+	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, MEMWALK_IOC_SNAPSHOT, &snap));
+	/* CONFIG_LRU_GEN: /sys/kernel/mm/lru_gen exists. */
+	EXPECT_EQ(access("/sys/kernel/mm/lru_gen", F_OK) == 0,
+		  !!(info.features & MEMWALK_FEAT_MGLRU));
+	debugfs = mw_debugfs();
+	if (debugfs == -ENODEV) {
+		EXPECT_EQ(0, info.features & MEMWALK_FEAT_DEBUGFS)
+			TH_LOG("MEMWALK_FEAT_DEBUGFS on a kernel without debugfs");
+	} else {
+		ASSERT_EQ(0, debugfs) TH_LOG("debugfs is not mounted at " MW_DEBUGFS);
 		EXPECT_EQ(access(DEBUGFS_DIR, F_OK) == 0,
 			  !!(info.features & MEMWALK_FEAT_DEBUGFS));
-	} else {
-		TH_LOG("debugfs not mounted at %s: MEMWALK_FEAT_DEBUGFS not checked",
-		       DEBUGFS);
 	}
 }
 

@@ -511,16 +511,18 @@ static void *sub_thread(void *arg)
 	return NULL;
 }
 
+/* A socket in @group, or -errno. */
 static int join_fd(int group)
 {
-	int fd = nl_open(), size = 32 << 20;
+	int fd = nl_open(), size = 32 << 20, err;
 
 	if (fd < 0)
-		return -1;
+		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
 	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group))) {
+		err = -errno;
 		close(fd);
-		return -1;
+		return err;
 	}
 	return fd;
 }
@@ -528,7 +530,7 @@ static int join_fd(int group)
 /* Subscribe to the groups in @mask (1 << GRP_*) and start collecting. */
 int sub_start(struct sub *s, unsigned int mask)
 {
-	int i;
+	int i, ret;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < NR_GRPS; i++)
@@ -536,19 +538,22 @@ int sub_start(struct sub *s, unsigned int mask)
 	s->ctrl_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	if (family_resolve(&s->fam))
-		return -1;
+		return -ENOENT;
 	for (i = 0; i < NR_GRPS; i++) {
 		if (!(mask & (1u << i)))
 			continue;
-		s->fd[i] = join_fd(s->fam.grp[i]);
-		if (s->fd[i] < 0)
-			return -1;
+		ret = join_fd(s->fam.grp[i]);
+		if (ret < 0)
+			return ret;
+		s->fd[i] = ret;
 	}
-	s->ctrl_fd = join_fd(s->fam.ctrl_notify);
-	if (s->ctrl_fd < 0)
-		return -1;
-	if (pthread_create(&s->thread, NULL, sub_thread, s))
-		return -1;
+	ret = join_fd(s->fam.ctrl_notify);
+	if (ret < 0)
+		return ret;
+	s->ctrl_fd = ret;
+	ret = pthread_create(&s->thread, NULL, sub_thread, s);
+	if (ret)
+		return -ret;
 	s->running = true;
 	return 0;
 }
@@ -760,23 +765,51 @@ bool swap_active(void)
 /*
  * Swap on zram0 (2 GiB: same-filled pages cost nothing) unless some swap
  * is on.  Returns 1 if we turned it on (so turn it off), 0 if it was on,
- * -1 if there is none to be had.
+ * -EOPNOTSUPP if the kernel offers none (no CONFIG_SWAP, or no zram0), or
+ * another -errno with @why saying which step failed.
  */
-int swap_on(void)
+int swap_on_why(char *why, size_t len)
 {
 	const char *mkswap[] = { "mkswap", "/dev/zram0", NULL };
 	struct mw_run r;
+	int ret;
 
+	snprintf(why, len, "no swap");
+	if (access("/proc/swaps", F_OK)) {
+		snprintf(why, len, "kernel without swap (CONFIG_SWAP)");
+		return -EOPNOTSUPP;
+	}
 	if (swap_active())
 		return 0;
-	if (access(ZRAM "/disksize", W_OK))
-		return -1;
+	if (access(ZRAM, F_OK)) {
+		snprintf(why, len, "no swap device and no zram0 (CONFIG_ZRAM, or zram not loaded)");
+		return -EOPNOTSUPP;
+	}
 	mw_write_file(ZRAM "/reset", "1");
-	if (mw_write_file(ZRAM "/disksize", "2G") ||
-	    mw_run(&r, 0, mkswap) || mw_exit_code(&r) != 0 ||
-	    swapon("/dev/zram0", 0))
-		return -1;
+	ret = mw_write_file(ZRAM "/disksize", "2G");
+	if (ret) {
+		snprintf(why, len, "%s/disksize: %s", ZRAM, strerror(-ret));
+		return ret;
+	}
+	ret = mw_run(&r, 0, mkswap);
+	if (ret || mw_exit_code(&r)) {
+		snprintf(why, len, "mkswap /dev/zram0: %s", ret ? strerror(-ret) : r.err);
+		return ret ?: -EIO;
+	}
+	if (swapon("/dev/zram0", 0)) {
+		ret = -errno;
+		snprintf(why, len, "swapon /dev/zram0: %s", strerror(errno));
+		return ret;
+	}
 	return 1;
+}
+
+int swap_on(void)
+{
+	char why[128];
+	int ret = swap_on_why(why, sizeof(why));
+
+	return ret < 0 ? -1 : ret;
 }
 
 void swap_off(void)
@@ -831,17 +864,27 @@ unsigned int module_param_value(const char *name)
 	return mw_read_file(path, buf, sizeof(buf)) ? ~0u : (unsigned int)atoi(buf);
 }
 
-/* Back to the module with default parameters, whatever state it is in. */
-void module_defaults(void)
+/*
+ * Back to the module with default parameters, whatever state it is in.
+ * NULL, or what failed (rmmod's or insmod's words, in a static buffer).
+ */
+const char *module_defaults(void)
 {
-	struct mw_run r;
+	static char why[1024];
+	static struct mw_run r;
 
 	if (module_loaded() && module_param_value("buffer_events") == 128 &&
 	    module_param_value("delivery_delay_ms") == 10)
-		return;
-	if (module_loaded())
-		module_unload(&r);
-	module_load(&r, NULL);
+		return NULL;
+	if (module_loaded() && module_unload(&r)) {
+		snprintf(why, sizeof(why), "rmmod memwalk: status %#x: %.900s", r.status, r.err);
+		return why;
+	}
+	if (module_load(&r, NULL)) {
+		snprintf(why, sizeof(why), "insmod %.80s: status %#x: %.900s", ko_path(), r.status, r.err);
+		return why;
+	}
+	return NULL;
 }
 
 /* ---- workloads --------------------------------------------------------------- */

@@ -143,7 +143,10 @@ struct sub {
 	bool family_gone;
 };
 
-/* Subscribe to the groups in @mask (1 << GRP_*) and nlctrl, and collect in a thread. */
+/*
+ * Subscribe to the groups in @mask (1 << GRP_*) and nlctrl, and collect in
+ * a thread: 0, or -errno (-ENOENT: no family).
+ */
 int sub_start(struct sub *s, unsigned int mask);
 void sub_stop(struct sub *s);
 /*
@@ -195,6 +198,11 @@ bool swap_active(void);
  * -1 if there is none to be had.
  */
 int swap_on(void);
+/*
+ * The same, saying why there is none: -EOPNOTSUPP if the kernel offers no
+ * swap (CONFIG_SWAP, CONFIG_ZRAM), another -errno if a step failed.
+ */
+int swap_on_why(char *why, size_t len);
 void swap_off(void);
 
 /* $MEMWALK_KO or KO_DEFAULT */
@@ -207,8 +215,11 @@ int module_load(struct mw_run *r, const char *param);
 int module_load2(struct mw_run *r, const char *p1, const char *p2);
 unsigned int module_param_value(const char *name);
 
-/* Back to the module loaded with default parameters, whatever its state. */
-void module_defaults(void);
+/*
+ * Back to the module loaded with default parameters, whatever its state:
+ * NULL, or what failed (in a static buffer).
+ */
+const char *module_defaults(void);
 
 /* ---- workloads ---- */
 

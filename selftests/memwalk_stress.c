@@ -76,12 +76,33 @@ struct counters {
 	unsigned long splits;		/* split_huge_pages writes that worked */
 	unsigned long collapses;	/* MADV_COLLAPSE calls that worked */
 	unsigned long compactions;
+	unsigned long joins;		/* subscriber sockets in all three groups */
+	unsigned long join_failures;	/* ... that could not join one */
+	unsigned long hog_rounds;	/* hogs started in the cgroup */
+	unsigned long hog_kills;	/* ... ended by SIGKILL (the OOM killer) */
+	unsigned long setup_failures;	/* children that could not start their work */
 	int hold_off;		/* modload: clients, stay closed */
 	int open_fds;		/* clients holding /dev/memwalk */
 	char first_bad[160];
+	char first_setup_failure[160];
 };
 
 static struct counters *ctr;
+
+/* Something could not be set up: counted, and the first one said. */
+static void note_setup_failure(const char *what, int err)
+{
+	if (__atomic_add_fetch(&ctr->setup_failures, 1, __ATOMIC_RELAXED) == 1)
+		snprintf(ctr->first_setup_failure, sizeof(ctr->first_setup_failure),
+			 "pid %d: %s: %s", getpid(), what, strerror(err));
+}
+
+/* A child could not start its work: noted, and it exits. */
+static void setup_failed(const char *what)
+{
+	note_setup_failure(what, errno);
+	_exit(1);
+}
 
 static uint64_t rnd_next(uint64_t *s)
 {
@@ -219,7 +240,7 @@ static void split_loop(uint64_t seed)
 	char *p, cmd[96];
 
 	if (raw == MAP_FAILED)
-		_exit(1);
+		setup_failed("split target: mmap");
 	p = (char *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
 	snprintf(cmd, sizeof(cmd), "%d,%#lx,%#lx", getpid(), (unsigned long)p,
 		 (unsigned long)(p + len));
@@ -273,8 +294,10 @@ static void split_client_loop(uint64_t seed, const pid_t *targets)
 	void *vbuf = malloc(vlen), *rbuf = malloc(rlen);
 	int fd = open(MEMWALK_DEVICE_PATH, O_RDWR);
 
-	if (fd < 0 || !vbuf || !rbuf)
-		_exit(1);
+	if (!vbuf || !rbuf)
+		setup_failed("split client: malloc");
+	if (fd < 0)
+		setup_failed("split client: open " MEMWALK_DEVICE_PATH);
 	for (;;)
 		snapshot_pid(fd, targets[rnd_next(&seed) % NR_TARGETS], vbuf, vlen, rbuf, rlen);
 }
@@ -369,6 +392,8 @@ static void client_loop(uint64_t seed, const pid_t *targets, bool reopen)
 	void *vbuf = malloc(vlen), *rbuf = malloc(rlen);
 	int fd = -1;
 
+	if (!vbuf || !rbuf)
+		setup_failed("client: malloc");
 	for (;;) {
 		if (fd < 0) {
 			/* The reload loop asks for a moment with no fd open. */
@@ -411,6 +436,8 @@ static void subscriber_loop(void)
 		struct nl_sock *sk = nl_socket_alloc();
 		int joined = 0;
 
+		if (!sk)
+			setup_failed("subscriber: nl_socket_alloc");
 		nl_socket_disable_seq_check(sk);
 		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, count_event, NULL);
 		if (genl_connect(sk) == 0) {
@@ -420,6 +447,8 @@ static void subscriber_loop(void)
 				if (g >= 0 && nl_socket_add_membership(sk, g) == 0)
 					joined++;
 			}
+			__atomic_add_fetch(joined == 3 ? &ctr->joins : &ctr->join_failures, 1,
+					   __ATOMIC_RELAXED);
 			nl_socket_set_nonblocking(sk);
 			for (int i = 0; joined && i < 200; i++) {
 				nl_recvmsgs_default(sk);
@@ -431,21 +460,64 @@ static void subscriber_loop(void)
 	}
 }
 
+#define HOG_CG		"/sys/fs/cgroup/memwalk-stress"
+
+/* Kill what is left in the hog's cgroup (a hog outlives its loop) and remove it. */
+static void hog_cgroup_remove(void)
+{
+	if (access(HOG_CG, F_OK))
+		return;
+	mw_write_file(HOG_CG "/cgroup.kill", "1");
+	for (int i = 0; i < 100 && rmdir(HOG_CG) && errno == EBUSY; i++)
+		usleep(20000);
+}
+
+/*
+ * The hog's cgroup: 32 MiB, 8 MiB of swap, small enough that even a slow
+ * (debug) kernel's hog reaches the limit soon.  NULL, or what failed.
+ */
+static const char *hog_cgroup(void)
+{
+	int ret;
+
+	hog_cgroup_remove();
+	if (mkdir(HOG_CG, 0755))
+		return "mkdir " HOG_CG;
+	mw_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	if (mw_write_file(HOG_CG "/memory.max", "32M"))
+		return HOG_CG "/memory.max (memory controller not enabled?)";
+	/* No such file without swap accounting: then no swap for it either. */
+	ret = mw_write_file(HOG_CG "/memory.swap.max", "8M");
+	if (ret && ret != -ENOENT)
+		return HOG_CG "/memory.swap.max";
+	return NULL;
+}
+
+/* A key of the hog cgroup's memory.events, or -1. */
+static long long hog_event(const char *key)
+{
+	char buf[1024], *p;
+	size_t klen = strlen(key);
+
+	if (mw_read_file(HOG_CG "/memory.events", buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ' ')
+			return atoll(p + klen + 1);
+	return -1;
+}
+
 /* A hog in a small cgroup: keeps the guest under pressure, gets OOM-killed. */
 static void hog_loop(void)
 {
-	mkdir("/sys/fs/cgroup/memwalk-stress", 0755);
-	mw_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
-	mw_write_file("/sys/fs/cgroup/memwalk-stress/memory.max", "64M");
-	mw_write_file("/sys/fs/cgroup/memwalk-stress/memory.swap.max", "16M");
 	for (;;) {
 		pid_t c = fork();
+		int status = 0;
 
 		if (c == 0) {
-			char pid[16];
-
-			snprintf(pid, sizeof(pid), "%d", getpid());
-			mw_write_file("/sys/fs/cgroup/memwalk-stress/cgroup.procs", pid);
+			/* Never outside the cgroup: it would take all the guest's memory. */
+			if (mw_write_file(HOG_CG "/cgroup.procs", "0"))
+				setup_failed("hog: " HOG_CG "/cgroup.procs");
 			for (;;) {
 				char *p = malloc(1 << 20);
 
@@ -453,20 +525,29 @@ static void hog_loop(void)
 					memset(p, 1, 1 << 20);
 			}
 		}
-		if (c > 0)
-			waitpid(c, NULL, 0);
+		if (c < 0)
+			setup_failed("hog: fork");
+		__atomic_add_fetch(&ctr->hog_rounds, 1, __ATOMIC_RELAXED);
+		if (waitpid(c, &status, 0) == c && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			__atomic_add_fetch(&ctr->hog_kills, 1, __ATOMIC_RELAXED);
+		if (WIFEXITED(status) && WEXITSTATUS(status))
+			_exit(1);	/* setup_failed() said why */
 		usleep(200000);
 	}
 }
 
 static pid_t spawn(void (*fn)(uint64_t), uint64_t seed)
 {
-	pid_t pid = fork();
+	pid_t pid;
 
+	fflush(NULL);
+	pid = fork();
 	if (pid == 0) {
 		fn(seed);
 		_exit(0);
 	}
+	if (pid < 0)
+		note_setup_failure("fork", errno);
 	return pid;
 }
 
@@ -481,17 +562,25 @@ static void run_split(uint64_t seed) { split_loop(seed); }
 static void run_compact(uint64_t seed) { compact_loop(seed); }
 static void run_split_client(uint64_t seed) { split_client_loop(seed, client_targets); }
 
-static void khugepaged_aggressive(void)
+/* khugepaged scanning without pause, where the kernel has THP. */
+static void khugepaged_aggressive(struct __test_metadata *_metadata)
 {
+	static const char *const knobs[][2] = {
+		{ "scan_sleep_millisecs", "0" },
+		{ "alloc_sleep_millisecs", "0" },
+		{ "pages_to_scan", "4096" },
+	};
 	const char *k = "/sys/kernel/mm/transparent_hugepage/khugepaged";
 	char path[128];
 
-	snprintf(path, sizeof(path), "%s/scan_sleep_millisecs", k);
-	mw_write_file(path, "0");
-	snprintf(path, sizeof(path), "%s/alloc_sleep_millisecs", k);
-	mw_write_file(path, "0");
-	snprintf(path, sizeof(path), "%s/pages_to_scan", k);
-	mw_write_file(path, "4096");
+	if (access(k, F_OK)) {
+		TH_LOG("kernel without THP: no khugepaged to make aggressive");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", k, knobs[i][0]);
+		EXPECT_EQ(0, mw_write_file(path, knobs[i][1])) TH_LOG("%s", path);
+	}
 }
 
 static void kill_all(pid_t *pids, int n)
@@ -531,7 +620,7 @@ FIXTURE_SETUP(stress)
 
 FIXTURE_TEARDOWN(stress)
 {
-	rmdir("/sys/fs/cgroup/memwalk-stress");
+	hog_cgroup_remove();
 	munmap(ctr, sizeof(*ctr));
 }
 
@@ -539,10 +628,14 @@ TEST_F_TIMEOUT(stress, mixed, 900)
 {
 	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 2];
 	uint64_t s = self->seed | 1;
+	long long at_max, oom_kills;
+	const char *bad;
 	int n = 0;
 
 	ASSERT_EQ(0, access(MEMWALK_DEVICE_PATH, F_OK)) TH_LOG("module not loaded");
-	khugepaged_aggressive();
+	bad = hog_cgroup();
+	ASSERT_EQ(NULL, bad) TH_LOG("the hog's cgroup: %s: %s", bad, strerror(errno));
+	khugepaged_aggressive(_metadata);
 	for (int i = 0; i < NR_TARGETS; i++)
 		targets[i] = spawn(run_target, rnd_next(&s));
 	client_targets = targets;
@@ -555,15 +648,27 @@ TEST_F_TIMEOUT(stress, mixed, 900)
 	sleep(self->seconds);
 	kill_all(others, n);
 	kill_all(targets, NR_TARGETS);
+	at_max = hog_event("max");
+	oom_kills = hog_event("oom_kill");
 
 	TH_LOG("%lu target ops, %lu forks, %lu snapshots (%lu ended in an error), "
-	       "%lu runs checked, %lu events received",
+	       "%lu runs checked, %lu events received by %lu subscriptions; "
+	       "%lu hogs, %lu OOM-killed (memory.events max %lld, oom_kill %lld)",
 	       ctr->target_ops, ctr->forks, ctr->snapshots, ctr->snapshot_errors,
-	       ctr->records, ctr->events);
+	       ctr->records, ctr->events, ctr->joins, ctr->hog_rounds, ctr->hog_kills,
+	       at_max, oom_kills);
 	log_errnos(_metadata);
+	EXPECT_EQ(0, ctr->setup_failures) TH_LOG("first: %s", ctr->first_setup_failure);
 	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
 	EXPECT_LT(0, ctr->snapshots);
 	EXPECT_LT(0, ctr->target_ops);
+	/* The pressure was there (the hog reclaimed at its limit), and OOM kills the kernel counted. */
+	EXPECT_LT(0, at_max) TH_LOG("the hog never reached its memory.max: no pressure");
+	EXPECT_LE((long long)ctr->hog_kills, oom_kills);
+	/* ... and the subscriber, always in every group, heard of it. */
+	EXPECT_LT(0, ctr->joins);
+	EXPECT_EQ(0, ctr->join_failures) TH_LOG("subscriptions that missed a group");
+	EXPECT_LT(0, ctr->events) TH_LOG("memcg reclaim %lld times, no event", at_max);
 }
 
 /*
@@ -580,11 +685,16 @@ TEST_F_TIMEOUT(stress, thp_split, 900)
 	uint64_t s = self->seed | 1;
 	int n = 0;
 
+	int ret;
+
 	ASSERT_EQ(0, access(MEMWALK_DEVICE_PATH, F_OK)) TH_LOG("module not loaded");
 	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK))
-		SKIP(return, "kernel without THP");
-	ASSERT_EQ(0, access(SPLIT_DEBUGFS, W_OK))
-		TH_LOG("%s: %s (debugfs not mounted?)", SPLIT_DEBUGFS, strerror(errno));
+		SKIP(return, "kernel without THP (CONFIG_TRANSPARENT_HUGEPAGE)");
+	ret = mw_debugfs();
+	if (ret == -ENODEV)
+		SKIP(return, "kernel without debugfs (CONFIG_DEBUG_FS): no split_huge_pages");
+	ASSERT_EQ(0, ret) TH_LOG("debugfs is not mounted at " MW_DEBUGFS);
+	ASSERT_EQ(0, access(SPLIT_DEBUGFS, W_OK)) TH_LOG("%s: %s", SPLIT_DEBUGFS, strerror(errno));
 	for (int i = 0; i < NR_TARGETS; i++)
 		targets[i] = spawn(run_split, rnd_next(&s));
 	client_targets = targets;
@@ -598,6 +708,7 @@ TEST_F_TIMEOUT(stress, thp_split, 900)
 
 	TH_LOG("%lu target rounds, %lu splits, %lu collapses, %lu compactions",
 	       ctr->target_ops, ctr->splits, ctr->collapses, ctr->compactions);
+	EXPECT_EQ(0, ctr->setup_failures) TH_LOG("first: %s", ctr->first_setup_failure);
 	ksft_print_msg("thp_split: %lu of %lu snapshots saw migration entries: %lu runs, %lu pages, %lu runs PMD-level\n",
 		       ctr->migration_snaps, ctr->snapshots, ctr->migration_runs,
 		       ctr->migration_pages, ctr->migration_pmd);
@@ -616,6 +727,7 @@ TEST_F_TIMEOUT(stress, modload, 900)
 	pid_t targets[NR_TARGETS], others[NR_CLIENTS + 1];
 	uint64_t s = self->seed | 1;
 	double end = now_s() + self->seconds;
+	char insmod_failed[256] = "";
 	int n = 0;
 
 	ASSERT_NE(NULL, ko) TH_LOG("MEMWALK_KO is not set");
@@ -647,8 +759,13 @@ TEST_F_TIMEOUT(stress, modload, 900)
 		}
 		if (mw_run(&r, 0, rm) == 0 && mw_exit_code(&r) == 0) {
 			usleep(rnd_next(&s) % 20000);
-			ASSERT_EQ(0, mw_run(&r, 0, ins));
-			ASSERT_EQ(0, mw_exit_code(&r)) TH_LOG("insmod: %s", r.err);
+			if (mw_run(&r, 0, ins) || mw_exit_code(&r)) {
+				/* Stop the children first: an ASSERT here would leave them. */
+				snprintf(insmod_failed, sizeof(insmod_failed),
+					 "insmod after %lu reloads: status %#x: %.200s",
+					 ctr->loads, r.status, r.err);
+				break;
+			}
 			ctr->loads++;
 		} else {
 			ctr->busy_unloads++;
@@ -656,20 +773,25 @@ TEST_F_TIMEOUT(stress, modload, 900)
 		__atomic_store_n(&ctr->hold_off, 0, __ATOMIC_RELEASE);
 		usleep(rnd_next(&s) % 50000);
 	}
+	__atomic_store_n(&ctr->hold_off, 0, __ATOMIC_RELEASE);
 	kill_all(others, n);
 	kill_all(targets, NR_TARGETS);
+	ASSERT_STREQ("", insmod_failed);
 	/* Leave it loaded, as the suite expects. */
 	if (access(MEMWALK_DEVICE_PATH, F_OK)) {
 		const char *ins[] = { "insmod", ko, NULL };
 		struct mw_run r;
 
 		ASSERT_EQ(0, mw_run(&r, 0, ins));
+		ASSERT_EQ(0, mw_exit_code(&r)) TH_LOG("insmod: %s", r.err);
 	}
 	TH_LOG("%lu reloads, %lu unloads refused while busy, %lu snapshots, %lu events",
 	       ctr->loads, ctr->busy_unloads, ctr->snapshots, ctr->events);
 	log_errnos(_metadata);
+	EXPECT_EQ(0, ctr->setup_failures) TH_LOG("first: %s", ctr->first_setup_failure);
 	EXPECT_EQ(0, ctr->bad_records) TH_LOG("first bad record: %s", ctr->first_bad);
 	EXPECT_LT(0, ctr->loads);
+	EXPECT_LT(0, ctr->snapshots) TH_LOG("no snapshot between the reloads");
 }
 
 TEST_HARNESS_MAIN

@@ -139,6 +139,31 @@ bool mw_mounted(const char *type, const char *dir)
 	return found;
 }
 
+/* Whether the kernel knows file system @type (per /proc/filesystems). */
+static bool fs_known(const char *type)
+{
+	char line[128], a[64], b[64];
+	bool found = false;
+	FILE *f = fopen("/proc/filesystems", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%63s %63s", a, b);
+
+		found = !strcmp(n == 2 ? b : a, type);
+	}
+	fclose(f);
+	return found;
+}
+
+int mw_debugfs(void)
+{
+	if (mw_mounted("debugfs", MW_DEBUGFS))
+		return 0;
+	return fs_known("debugfs") ? -ENOENT : -ENODEV;
+}
+
 int mw_read_file(const char *path, char *buf, size_t len)
 {
 	ssize_t n, total = 0;

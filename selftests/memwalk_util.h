@@ -47,10 +47,49 @@ bool mw_wait_path(const char *path, bool present);
 /* Whether a file system of @type is mounted at @dir (per /proc/mounts). */
 bool mw_mounted(const char *type, const char *dir);
 
+#define MW_DEBUGFS		"/sys/kernel/debug"
+
+/*
+ * Whether debugfs is mounted at MW_DEBUGFS: 0 if it is, -ENODEV if the
+ * kernel has none (CONFIG_DEBUG_FS), -ENOENT if it has one not mounted there.
+ */
+int mw_debugfs(void);
+
 /* Read a whole small file into @buf (NUL-terminated); 0 or -errno. */
 int mw_read_file(const char *path, char *buf, size_t len);
 
 /* Write @s to @path; 0 or -errno. */
 int mw_write_file(const char *path, const char *s);
+
+/*
+ * A cap on what a loop logs per item (event, page, allocation): the first
+ * @cap items are logged, the others only counted, so a failure's first
+ * lines stay readable and the rest is one "N more" line.
+ *
+ *	struct mw_logcap lc = MW_LOGCAP(10);
+ *	for (...)
+ *		if (mw_logcap_take(&lc))
+ *			TH_LOG(...);
+ *	if (mw_logcap_dropped(&lc))
+ *		TH_LOG("... and %u more", mw_logcap_dropped(&lc));
+ */
+struct mw_logcap {
+	unsigned int cap;
+	unsigned int seen;
+};
+
+#define MW_LOGCAP(n)	((struct mw_logcap){ .cap = (n) })
+
+/* Count one item; true if it is still to be logged. */
+static inline bool mw_logcap_take(struct mw_logcap *lc)
+{
+	return lc->seen++ < lc->cap;
+}
+
+/* How many items were counted but not logged. */
+static inline unsigned int mw_logcap_dropped(const struct mw_logcap *lc)
+{
+	return lc->seen > lc->cap ? lc->seen - lc->cap : 0;
+}
 
 #endif /* MEMWALK_UTIL_H */
