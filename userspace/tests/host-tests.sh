@@ -668,7 +668,11 @@ test_diff_refused() {
 	run "$CLIENT" diff -f "$tmp/lab1.json" "$tmp/boot2.json"
 	expect_rc 1 && stderr_has "diff: different boots (boot id b1 and b2): compared anyway" &&
 	stderr_has "not compared: PFNs and swap slots" || return 1
-	! grep -q "COW broken" "$tmp/out" || fail "PFNs of two boots compared"
+	! grep -q "COW broken" "$tmp/out" || fail "PFNs of two boots compared" || return 1
+	run "$CLIENT" diff -J -f "$tmp/lab1.json" "$tmp/boot2.json"
+	expect_rc 1 &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["mismatches"], d["not_compared"]) == (["machine"], ["pfn"]), d' \
+		"$tmp/out" || fail "diff -J -f: mismatches and not_compared not as expected"
 }
 
 test_diff_json() {
