@@ -390,7 +390,7 @@ static int fill_header(struct walk *w, struct mw_snapshot *snap)
 	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
 		      mw_collect_mode(opts);
 	if (!snap->generator || !snap->module_version || !snap->release ||
-	    !snap->machine || !snap->comm)
+	    !snap->machine || !snap->comm || mw_snapshot_set_host(snap))
 		return out_of_memory(w);
 	return 0;
 }

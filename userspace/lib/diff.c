@@ -36,15 +36,88 @@ static const char *const change_names[MW_NR_CHANGES] = {
 	[MW_CH_DIRTIED]		= "dirtied",
 	[MW_CH_CLEANED]		= "cleaned",
 	[MW_CH_STATE]		= "other state change",
+	[MW_CH_WRPROTECT_COW]	= "write-protected for COW",
+	[MW_CH_WRPROTECT]	= "write-protected",
+	[MW_CH_WRITABLE]	= "made writable",
+	[MW_CH_SHARED_FORK]	= "shared by fork",
+	[MW_CH_SHARED]		= "became shared",
+	[MW_CH_UNSHARED]	= "no longer shared",
+	[MW_CH_MAPCOUNT]	= "mapcount changed",
+	[MW_CH_REFCOUNT]	= "refcount changed",
+	[MW_CH_ACCESSED]	= "accessed",
+	[MW_CH_ACCESS_CLEARED]	= "accessed bit cleared",
+	[MW_CH_SOFT_DIRTIED]	= "soft-dirtied",
+	[MW_CH_SOFT_DIRTY_CLEARED] = "soft-dirty cleared",
+	[MW_CH_SWAPCACHE_ADDED]	= "added to the swap cache",
+	[MW_CH_SWAPCACHE_LEFT]	= "left the swap cache",
+	[MW_CH_MLOCKED]		= "mlocked",
+	[MW_CH_MUNLOCKED]	= "munlocked",
+	[MW_CH_SWAP_SLOT]	= "moved to another swap slot",
+	[MW_CH_OTHER]		= "other fields changed",
 };
+
+static const char *const change_keys[MW_NR_CHANGES] = {
+	[MW_CH_FAULTED_IN]	= "faulted_in",
+	[MW_CH_UNMAPPED]	= "unmapped",
+	[MW_CH_SWAPPED_OUT]	= "swapped_out",
+	[MW_CH_SWAPPED_IN]	= "swapped_in",
+	[MW_CH_COW_BROKEN]	= "cow_broken",
+	[MW_CH_PFN_CHANGED]	= "pfn_changed",
+	[MW_CH_PROMOTED]	= "promoted",
+	[MW_CH_SPLIT]		= "split",
+	[MW_CH_ACTIVATED]	= "activated",
+	[MW_CH_DEACTIVATED]	= "deactivated",
+	[MW_CH_UNEVICTABLE]	= "unevictable",
+	[MW_CH_EVICTABLE]	= "evictable",
+	[MW_CH_GEN]		= "lru_gen",
+	[MW_CH_DIRTIED]		= "dirtied",
+	[MW_CH_CLEANED]		= "cleaned",
+	[MW_CH_STATE]		= "state",
+	[MW_CH_WRPROTECT_COW]	= "wrprotected_cow",
+	[MW_CH_WRPROTECT]	= "wrprotected",
+	[MW_CH_WRITABLE]	= "writable",
+	[MW_CH_SHARED_FORK]	= "shared_by_fork",
+	[MW_CH_SHARED]		= "shared",
+	[MW_CH_UNSHARED]	= "unshared",
+	[MW_CH_MAPCOUNT]	= "mapcount",
+	[MW_CH_REFCOUNT]	= "refcount",
+	[MW_CH_ACCESSED]	= "accessed",
+	[MW_CH_ACCESS_CLEARED]	= "access_cleared",
+	[MW_CH_SOFT_DIRTIED]	= "soft_dirtied",
+	[MW_CH_SOFT_DIRTY_CLEARED] = "soft_dirty_cleared",
+	[MW_CH_SWAPCACHE_ADDED]	= "swapcache_added",
+	[MW_CH_SWAPCACHE_LEFT]	= "swapcache_left",
+	[MW_CH_MLOCKED]		= "mlocked",
+	[MW_CH_MUNLOCKED]	= "munlocked",
+	[MW_CH_SWAP_SLOT]	= "swap_slot",
+	[MW_CH_OTHER]		= "other",
+};
+
+/* Run flag bits that are no attribute: compared as state, level and slot. */
+#define RUN_NOT_ATTRS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
+			 MEMWALK_RUN_SWAP_TYPE_MASK | MEMWALK_RUN_PFN_LIST)
+/* What only the struct page tells: not in entry-only snapshots. */
+#define RUN_FROM_PAGE	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM | \
+			 MEMWALK_RUN_EXCLUSIVE | MEMWALK_RUN_SPECIAL | \
+			 MEMWALK_RUN_FOLIO_DIRTY)
 
 struct differ {
 	const struct mw_snapshot *a, *b;
 	uint64_t page_size;
-	bool pfns;		/* both show PFNs */
+	uint64_t start, end;	/* where both were walked; end UINT64_MAX: top */
+	bool pfns;		/* PFNs compare: both show them, one boot */
 	bool folios;		/* both carry folio state */
+	uint32_t run_bits;	/* run flag bits both carry */
 	struct mw_diff *out;
 	bool oom;
+};
+
+/* Pages [s, e) that are @a on one side and @b on the other, same state. */
+struct seg {
+	uint64_t s, e;
+	const struct memwalk_page_run *a, *b;
+	uint32_t flags_left;	/* differing run flag bits not yet reported */
+	uint32_t folio_left;	/* the same of the folio flags */
 };
 
 static void note(struct differ *d, enum mw_change ch, uint64_t start, uint64_t end,
@@ -75,6 +148,12 @@ static void note(struct differ *d, enum mw_change ch, uint64_t start, uint64_t e
 	snprintf(last->detail, sizeof(last->detail), "%s", detail);
 }
 
+static void note_seg(struct differ *d, struct seg *g, enum mw_change ch,
+		     const char *detail)
+{
+	note(d, ch, g->s, g->e, detail);
+}
+
 static uint64_t pfn_at(const struct differ *d, const struct memwalk_page_run *r,
 		       uint64_t addr)
 {
@@ -99,62 +178,199 @@ static bool cow_broken(const struct memwalk_page_run *a,
 	       (was_shared || was_file);
 }
 
-/* The same page on both sides: its LRU list, generation and dirtiness. */
-static void classify_same_page(struct differ *d, uint64_t s, uint64_t e,
-			       const struct memwalk_page_run *a,
-			       const struct memwalk_page_run *b)
+/* Report run flag @bit, if it flipped, as @on (now set) or @off. */
+static void flip_run(struct differ *d, struct seg *g, uint32_t bit,
+		     enum mw_change on, enum mw_change off)
 {
-	char detail[32];
-
-	if (d->folios) {
-		bool lru = mw_folio_test(a, MEMWALK_KPF_LRU) &&
-			   mw_folio_test(b, MEMWALK_KPF_LRU);
-		bool unev_a = mw_folio_test(a, MEMWALK_KPF_UNEVICTABLE);
-		bool unev_b = mw_folio_test(b, MEMWALK_KPF_UNEVICTABLE);
-		bool act_a = mw_folio_test(a, MEMWALK_KPF_ACTIVE);
-		bool act_b = mw_folio_test(b, MEMWALK_KPF_ACTIVE);
-
-		if (b->order < a->order)
-			note(d, MW_CH_SPLIT, s, e, "folio split");
-		if (lru && !unev_a && unev_b)
-			note(d, MW_CH_UNEVICTABLE, s, e, "");
-		else if (lru && unev_a && !unev_b)
-			note(d, MW_CH_EVICTABLE, s, e, "");
-		else if (lru && !act_a && act_b)
-			note(d, MW_CH_ACTIVATED, s, e, "");
-		else if (lru && act_a && !act_b)
-			note(d, MW_CH_DEACTIVATED, s, e, "");
-		if (a->lru_gen >= 0 && b->lru_gen >= 0 && a->lru_gen != b->lru_gen) {
-			snprintf(detail, sizeof(detail), "gen %d->%d", a->lru_gen,
-				 b->lru_gen);
-			note(d, MW_CH_GEN, s, e, detail);
-		}
-	}
-	if (!mw_run_dirty(a) && mw_run_dirty(b))
-		note(d, MW_CH_DIRTIED, s, e, "");
-	else if (mw_run_dirty(a) && !mw_run_dirty(b))
-		note(d, MW_CH_CLEANED, s, e, "");
+	if (!(g->flags_left & bit))
+		return;
+	note_seg(d, g, (g->b->flags & bit) ? on : off, "");
+	g->flags_left &= ~bit;
 }
 
-static void classify_present(struct differ *d, uint64_t s, uint64_t e,
-			     const struct memwalk_page_run *a,
-			     const struct memwalk_page_run *b)
+/* The same for folio flag number @bit. */
+static void flip_folio(struct differ *d, struct seg *g, unsigned int bit,
+		       enum mw_change on, enum mw_change off)
 {
-	unsigned int la = mw_run_level(a), lb = mw_run_level(b);
+	if (!(g->folio_left & (1U << bit)))
+		return;
+	note_seg(d, g, mw_folio_test(g->b, bit) ? on : off, "");
+	g->folio_left &= ~(1U << bit);
+}
+
+/*
+ * The write bit: lost by fork (the page is now shared, COW on the next
+ * write) or by anything else that wants the next write to fault (soft-dirty
+ * tracking, userfaultfd, writeback of a shared file page).
+ */
+static void classify_write(struct differ *d, struct seg *g)
+{
+	const struct memwalk_page_run *a = g->a, *b = g->b;
+	bool now_shared;
+
+	if (!(g->flags_left & MEMWALK_RUN_WRITE))
+		return;
+	now_shared = ((d->run_bits & MEMWALK_RUN_EXCLUSIVE) &&
+		      !(b->flags & MEMWALK_RUN_EXCLUSIVE)) ||
+		     (d->folios && b->mapcount > a->mapcount);
+	if (b->flags & MEMWALK_RUN_WRITE)
+		note_seg(d, g, MW_CH_WRITABLE, "");
+	else
+		note_seg(d, g, now_shared ? MW_CH_WRPROTECT_COW : MW_CH_WRPROTECT, "");
+	g->flags_left &= ~MEMWALK_RUN_WRITE;
+}
+
+static void classify_sharing(struct differ *d, struct seg *g)
+{
+	const struct memwalk_page_run *b = g->b;
+
+	if (!(g->flags_left & MEMWALK_RUN_EXCLUSIVE))
+		return;
+	if (b->flags & MEMWALK_RUN_EXCLUSIVE)
+		note_seg(d, g, MW_CH_UNSHARED, "");
+	else
+		note_seg(d, g, (b->flags & MEMWALK_RUN_ANON) ? MW_CH_SHARED_FORK :
+			 MW_CH_SHARED, "");
+	g->flags_left &= ~MEMWALK_RUN_EXCLUSIVE;
+}
+
+static void classify_dirty(struct differ *d, struct seg *g)
+{
+	bool da = mw_run_dirty(g->a), db = mw_run_dirty(g->b);
+
+	if (da == db)
+		return;
+	note_seg(d, g, db ? MW_CH_DIRTIED : MW_CH_CLEANED, "");
+	g->flags_left &= ~(MEMWALK_RUN_DIRTY | MEMWALK_RUN_FOLIO_DIRTY);
+	g->folio_left &= ~(1U << MEMWALK_KPF_DIRTY);
+}
+
+/* The folio's LRU list, generation, swap cache, mlock and counts. */
+static void classify_folio(struct differ *d, struct seg *g)
+{
+	const struct memwalk_page_run *a = g->a, *b = g->b;
+	bool lru = mw_folio_test(a, MEMWALK_KPF_LRU) && mw_folio_test(b, MEMWALK_KPF_LRU);
+	bool unev_a = mw_folio_test(a, MEMWALK_KPF_UNEVICTABLE);
+	bool unev_b = mw_folio_test(b, MEMWALK_KPF_UNEVICTABLE);
+	bool act_a = mw_folio_test(a, MEMWALK_KPF_ACTIVE);
+	bool act_b = mw_folio_test(b, MEMWALK_KPF_ACTIVE);
+	char detail[32];
+
+	if (b->order < a->order)
+		note_seg(d, g, MW_CH_SPLIT, "folio split");
+	if (lru && unev_a != unev_b) {
+		note_seg(d, g, unev_b ? MW_CH_UNEVICTABLE : MW_CH_EVICTABLE, "");
+		g->folio_left &= ~(1U << MEMWALK_KPF_UNEVICTABLE);
+	} else if (lru && act_a != act_b) {
+		note_seg(d, g, act_b ? MW_CH_ACTIVATED : MW_CH_DEACTIVATED, "");
+		g->folio_left &= ~(1U << MEMWALK_KPF_ACTIVE);
+	}
+	if (a->lru_gen >= 0 && b->lru_gen >= 0 && a->lru_gen != b->lru_gen) {
+		snprintf(detail, sizeof(detail), "gen %d->%d", a->lru_gen, b->lru_gen);
+		note_seg(d, g, MW_CH_GEN, detail);
+	}
+	flip_folio(d, g, MEMWALK_KPF_SWAPCACHE, MW_CH_SWAPCACHE_ADDED,
+		   MW_CH_SWAPCACHE_LEFT);
+	flip_folio(d, g, MEMWALK_FOLIO_MLOCKED, MW_CH_MLOCKED, MW_CH_MUNLOCKED);
+	if (a->mapcount != b->mapcount) {
+		snprintf(detail, sizeof(detail), "mapcount %u->%u", a->mapcount,
+			 b->mapcount);
+		note_seg(d, g, MW_CH_MAPCOUNT, detail);
+	}
+	if (a->refcount != b->refcount) {
+		snprintf(detail, sizeof(detail), "refcount %u->%u", a->refcount,
+			 b->refcount);
+		note_seg(d, g, MW_CH_REFCOUNT, detail);
+	}
+}
+
+/* What differs that no kind above took: "+uffd_wp -lru order 0->9". */
+static void classify_other(struct differ *d, struct seg *g, bool slot_moved)
+{
+	const struct memwalk_page_run *a = g->a, *b = g->b;
+	char detail[64] = "", tmp[16];
+	size_t used = 0;
+	unsigned int bit;
+
+#define ADD(...) (used += snprintf(detail + used, used < sizeof(detail) ? \
+				   sizeof(detail) - used : 0, __VA_ARGS__))
+	for (bit = 0; bit < 32; bit++)
+		if (g->flags_left & (1U << bit))
+			ADD("%s%c%s", used ? " " : "", (b->flags >> bit) & 1 ? '+' : '-',
+			    mw_bit_name(&mw_run_flag_names, bit, tmp));
+	for (bit = 0; bit < 32; bit++)
+		if (g->folio_left & (1U << bit))
+			ADD("%s%c%s", used ? " " : "", mw_folio_test(b, bit) ? '+' : '-',
+			    mw_bit_name(&mw_folio_flag_names, bit, tmp));
+	if (d->folios) {
+		if (b->order > a->order)
+			ADD("%sorder %u->%u", used ? " " : "", a->order, b->order);
+		if (a->nid != b->nid)
+			ADD("%snode %u->%u", used ? " " : "", a->nid, b->nid);
+		if (a->lru_gen != b->lru_gen && (a->lru_gen < 0 || b->lru_gen < 0))
+			ADD("%sgen %d->%d", used ? " " : "", a->lru_gen, b->lru_gen);
+	}
+	if (slot_moved)
+		ADD("%sentry changed", used ? " " : "");
+#undef ADD
+	if (used)
+		note_seg(d, g, MW_CH_OTHER, detail);
+}
+
+/* The same page on both sides: every field of it. */
+static void classify_same_page(struct differ *d, struct seg *g)
+{
+	classify_write(d, g);
+	classify_sharing(d, g);
+	flip_run(d, g, MEMWALK_RUN_ACCESSED, MW_CH_ACCESSED, MW_CH_ACCESS_CLEARED);
+	flip_run(d, g, MEMWALK_RUN_SOFT_DIRTY, MW_CH_SOFT_DIRTIED,
+		 MW_CH_SOFT_DIRTY_CLEARED);
+	if (d->folios)
+		classify_folio(d, g);
+	classify_dirty(d, g);
+	classify_other(d, g, false);
+}
+
+static void classify_present(struct differ *d, struct seg *g)
+{
+	unsigned int la = mw_run_level(g->a), lb = mw_run_level(g->b);
 
 	if (la == MEMWALK_LEVEL_PTE && lb == MEMWALK_LEVEL_PMD) {
-		note(d, MW_CH_PROMOTED, s, e, "");
+		note_seg(d, g, MW_CH_PROMOTED, "");
 		return;
 	}
 	if (la == MEMWALK_LEVEL_PMD && lb == MEMWALK_LEVEL_PTE) {
-		note(d, MW_CH_SPLIT, s, e, "pmd->pte");
+		note_seg(d, g, MW_CH_SPLIT, "pmd->pte");
 		return;
 	}
-	if (d->pfns && pfn_at(d, a, s) != pfn_at(d, b, s)) {
-		note(d, cow_broken(a, b) ? MW_CH_COW_BROKEN : MW_CH_PFN_CHANGED, s, e, "");
+	if (d->pfns && pfn_at(d, g->a, g->s) != pfn_at(d, g->b, g->s)) {
+		note_seg(d, g, cow_broken(g->a, g->b) ? MW_CH_COW_BROKEN :
+			 MW_CH_PFN_CHANGED, "");
 		return;
 	}
-	classify_same_page(d, s, e, a, b);
+	classify_same_page(d, g);
+}
+
+/* Two entries of one state that is not present: swap slots, markers. */
+static void classify_entry(struct differ *d, struct seg *g)
+{
+	unsigned int ta = mw_run_swap_type(g->a), tb = mw_run_swap_type(g->b);
+	bool moved = d->pfns && pfn_at(d, g->a, g->s) != pfn_at(d, g->b, g->s);
+	char detail[32] = "";
+
+	if (mw_state_in_swap(mw_run_state(g->a)) && (moved || ta != tb)) {
+		if (ta != tb)
+			snprintf(detail, sizeof(detail), "swap type %u->%u", ta, tb);
+		note_seg(d, g, MW_CH_SWAP_SLOT, detail);
+		moved = false;
+	} else if (ta != tb) {
+		moved = true;
+	}
+	flip_run(d, g, MEMWALK_RUN_SOFT_DIRTY, MW_CH_SOFT_DIRTIED,
+		 MW_CH_SOFT_DIRTY_CLEARED);
+	if (d->folios)
+		classify_folio(d, g);
+	classify_other(d, g, moved);
 }
 
 /* Pages [s, e): @a and @b are their runs (NULL: no entry) on each side. */
@@ -164,7 +380,14 @@ static void classify(struct differ *d, uint64_t s, uint64_t e,
 {
 	unsigned int sa = a ? mw_run_state(a) : 0, sb = b ? mw_run_state(b) : 0;
 	char tmp1[16], tmp2[16], detail[32];
+	struct seg g = { .s = s, .e = e, .a = a, .b = b };
 
+	if (s < d->start)
+		s = g.s = d->start;
+	if (e > d->end)
+		e = g.e = d->end;
+	if (s >= e)
+		return;		/* outside what both walked */
 	if (!a && sb == MEMWALK_STATE_PRESENT)
 		note(d, MW_CH_FAULTED_IN, s, e, "");
 	else if (a && !b && sa != MEMWALK_STATE_SHMEM_SWAP)
@@ -179,8 +402,13 @@ static void classify(struct differ *d, uint64_t s, uint64_t e,
 			 a ? mw_state_name(sa, tmp1) : "none",
 			 b ? mw_state_name(sb, tmp2) : "none");
 		note(d, MW_CH_STATE, s, e, detail);
-	} else if (sa == MEMWALK_STATE_PRESENT) {
-		classify_present(d, s, e, a, b);
+	} else if (a && b) {
+		g.flags_left = (a->flags ^ b->flags) & d->run_bits & ~RUN_NOT_ATTRS;
+		g.folio_left = d->folios ? a->folio_flags ^ b->folio_flags : 0;
+		if (sa == MEMWALK_STATE_PRESENT)
+			classify_present(d, &g);
+		else
+			classify_entry(d, &g);
 	}
 }
 
@@ -244,6 +472,11 @@ const char *mw_change_name(enum mw_change ch)
 	return (unsigned int)ch < MW_NR_CHANGES ? change_names[ch] : "?";
 }
 
+const char *mw_change_key(enum mw_change ch)
+{
+	return (unsigned int)ch < MW_NR_CHANGES ? change_keys[ch] : "?";
+}
+
 /* ---- VMAs --------------------------------------------------------------- */
 
 static const struct mw_vma *find_vma(const struct mw_snapshot *snap, uint64_t addr,
@@ -303,22 +536,30 @@ static const struct mw_vma *same_vma(const struct mw_snapshot *snap,
 	return v ? v : find_vma(snap, vma->end, true);
 }
 
-static int diff_vmas(const struct mw_snapshot *a, const struct mw_snapshot *b,
-		     struct mw_diff *d)
+/* Whether @vma lies at least partly where both snapshots were walked. */
+static bool in_window(const struct differ *df, const struct mw_vma *vma)
 {
+	return vma->end > df->start && vma->start < df->end;
+}
+
+static int diff_vmas(const struct differ *df, struct mw_diff *d)
+{
+	const struct mw_snapshot *a = df->a, *b = df->b;
 	const struct mw_vma *v;
 	unsigned int what;
 	size_t i;
 
 	for (i = 0; i < b->nr_vmas; i++)
-		if (!same_vma(a, &b->vmas[i]) &&
+		if (in_window(df, &b->vmas[i]) && !same_vma(a, &b->vmas[i]) &&
 		    add_vma_change(&d->added, NULL, &b->vmas[i], 0))
 			return -ENOMEM;
 	for (i = 0; i < a->nr_vmas; i++)
-		if (!same_vma(b, &a->vmas[i]) &&
+		if (in_window(df, &a->vmas[i]) && !same_vma(b, &a->vmas[i]) &&
 		    add_vma_change(&d->removed, &a->vmas[i], NULL, 0))
 			return -ENOMEM;
 	for (i = 0; i < b->nr_vmas; i++) {
+		if (!in_window(df, &b->vmas[i]))
+			continue;
 		v = same_vma(a, &b->vmas[i]);
 		if (!v)
 			continue;
@@ -331,23 +572,45 @@ static int diff_vmas(const struct mw_snapshot *a, const struct mw_snapshot *b,
 
 /* ---- the whole ---------------------------------------------------------- */
 
+static uint64_t range_end(const struct mw_snapshot *snap)
+{
+	return snap->range_end ? snap->range_end : UINT64_MAX;
+}
+
 int mw_diff(const struct mw_snapshot *a, const struct mw_snapshot *b,
 	    struct mw_diff *d, struct mw_error *err)
 {
+	unsigned int mismatches = mw_diff_mismatches(a, b);
+	bool entry_only = (a->flags | b->flags) & MEMWALK_SNAP_ENTRY_ONLY;
 	struct differ df = {
 		.a = a, .b = b, .page_size = a->page_size, .out = d,
-		.pfns = mw_snap_has_pfn(a) && mw_snap_has_pfn(b),
+		.start = a->range_start > b->range_start ? a->range_start : b->range_start,
+		.end = range_end(a) < range_end(b) ? range_end(a) : range_end(b),
+		.pfns = mw_snap_has_pfn(a) && mw_snap_has_pfn(b) &&
+			!(mismatches & MW_MISMATCH_MACHINE),
 		.folios = mw_snap_has_folio(a) && mw_snap_has_folio(b),
+		.run_bits = entry_only ? ~(uint32_t)RUN_FROM_PAGE : ~0U,
 	};
 
 	memset(d, 0, sizeof(*d));
 	d->page_size = a->page_size;
+	d->start = df.start;
+	d->end = df.end == UINT64_MAX ? 0 : df.end;
+	d->mismatches = mismatches;
+	if (!df.pfns && (mw_snap_has_pfn(a) || mw_snap_has_pfn(b)))
+		d->not_compared |= MW_NOT_COMPARED_PFN;
+	if (!df.folios && (mw_snap_has_folio(a) || mw_snap_has_folio(b)))
+		d->not_compared |= MW_NOT_COMPARED_FOLIO;
+	if (entry_only && !(a->flags & b->flags & MEMWALK_SNAP_ENTRY_ONLY))
+		d->not_compared |= MW_NOT_COMPARED_PAGE;
 	if (a->page_size != b->page_size)
 		return mw_error_set(err, -EINVAL,
 				    "the snapshots have different page sizes (%" PRIu64 " and %" PRIu64 ")",
 				    a->page_size, b->page_size);
+	if (df.start >= df.end)
+		return 0;	/* no page walked on both sides */
 	diff_pages(&df);
-	if (df.oom || diff_vmas(a, b, d))
+	if (df.oom || diff_vmas(&df, d))
 		return mw_error_set(err, -ENOMEM, "out of memory");
 	return 0;
 }

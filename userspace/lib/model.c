@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "snapshot.h"
 
@@ -27,6 +28,8 @@ void mw_snapshot_free(struct mw_snapshot *snap)
 	free(snap->module_version);
 	free(snap->release);
 	free(snap->machine);
+	free(snap->hostname);
+	free(snap->boot_id);
 	free(snap->comm);
 	free(snap);
 }
@@ -34,6 +37,31 @@ void mw_snapshot_free(struct mw_snapshot *snap)
 char *mw_strdup(const char *s)
 {
 	return strdup(s ? s : "");
+}
+
+/*
+ * The host and its boot, so that `diff` can tell snapshots of two
+ * machines, or of two boots, apart (their PFNs do not compare).  A boot
+ * id that cannot be read stays "".
+ */
+int mw_snapshot_set_host(struct mw_snapshot *snap)
+{
+	char boot_id[64] = "";
+	struct utsname uts;
+	FILE *fp;
+
+	if (uname(&uts))
+		uts.nodename[0] = '\0';
+	fp = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (fp) {
+		if (!fgets(boot_id, sizeof(boot_id), fp))
+			boot_id[0] = '\0';
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+		fclose(fp);
+	}
+	snap->hostname = mw_strdup(uts.nodename);
+	snap->boot_id = mw_strdup(boot_id);
+	return snap->hostname && snap->boot_id ? 0 : -ENOMEM;
 }
 
 /* Grow *@items (of @size bytes each) to hold one more than *@count. */

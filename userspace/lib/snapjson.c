@@ -128,6 +128,10 @@ void mw_snapshot_print_json(const struct mw_snapshot *snap)
 	print_uint(PRINT_JSON, "uapi_version", "", snap->uapi_version);
 	print_string(PRINT_JSON, "release", "", snap->release);
 	print_string(PRINT_JSON, "machine", "", snap->machine);
+	if (snap->hostname)
+		print_string(PRINT_JSON, "hostname", "", snap->hostname);
+	if (snap->boot_id)
+		print_string(PRINT_JSON, "boot_id", "", snap->boot_id);
 	print_uint(PRINT_JSON, "page_size", "", snap->page_size);
 	print_uint(PRINT_JSON, "pgtable_levels", "", snap->pgtable_levels);
 	print_string(PRINT_JSON, "time", "", when);
@@ -364,6 +368,11 @@ static bool read_snapshot(struct reader *rd, struct mw_snapshot *snap,
 	    !get_u32(rd, root, "flags", &snap->flags))
 		return false;
 	snap->pid = (int32_t)pid;
+	if ((json_get(root, "hostname") &&
+	     !get_string(rd, root, "hostname", &snap->hostname)) ||
+	    (json_get(root, "boot_id") &&
+	     !get_string(rd, root, "boot_id", &snap->boot_id)))
+		return false;
 
 	range = member(rd, root, "range", JSON_OBJECT);
 	if (!range)

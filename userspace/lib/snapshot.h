@@ -46,6 +46,9 @@ struct mw_snapshot {
 	uint32_t uapi_version;
 	char *release;			/* kernel release */
 	char *machine;
+	/* where it was taken: NULL in files from before they were recorded */
+	char *hostname;
+	char *boot_id;			/* /proc/sys/kernel/random/boot_id */
 	uint64_t page_size;
 	uint32_t pgtable_levels;
 	uint64_t time_ns;		/* CLOCK_REALTIME when taken */
@@ -62,6 +65,8 @@ struct mw_snapshot {
 struct mw_snapshot *mw_snapshot_new(void);
 void mw_snapshot_free(struct mw_snapshot *snap);
 char *mw_strdup(const char *s);		/* NULL only when out of memory */
+/* Record this host's name and boot id in @snap; 0 or -ENOMEM. */
+int mw_snapshot_set_host(struct mw_snapshot *snap);
 /* Append a copy of @vma (its name copied, no runs); NULL when out of memory. */
 struct mw_vma *mw_snapshot_add_vma(struct mw_snapshot *snap,
 				   const struct mw_vma *vma);

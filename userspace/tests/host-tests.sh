@@ -416,7 +416,7 @@ test_shmem_swap() {
 	grep -qxF '  00007f0000008000-00007f0000010000 shmem-swap 0:300 file,shmem' "$tmp/out" ||
 		fail "no shmem-swap line" || return 1
 	run "$CLIENT" diff "$DATA/swap-before.json" "$tmp/shmem.json"
-	expect_rc 0 || return 1
+	expect_rc 1 || return 1
 	grep -qxF 'swapped out: 8 pages in 1 range' "$tmp/out" ||
 		fail "present to shmem-swap is not 'swapped out'" || return 1
 	"$CLIENT" show -J "$tmp/shmem.json" | grep -q '"state": *"shmem-swap"' ||
@@ -525,19 +525,23 @@ assert d["flag_names"] == ["vmas", "pages", "folio"] and d["time"] == "2026-11-2
 PY
 }
 
+# diff_expect A B NAME: diff of fixtures A and B finds changes, printed as
+# tests/data/expected/NAME
+diff_expect() {
+	run "$CLIENT" diff "$DATA/$1" "$DATA/$2"
+	expect_rc 1 && expect_file "$3"
+}
+
 test_diff_cow() {
-	run "$CLIENT" diff "$DATA/cow-before.json" "$DATA/cow-after.json"
-	expect_rc 0 && expect_file cow.diff
+	diff_expect cow-before.json cow-after.json cow.diff
 }
 
 test_diff_swap() {
-	run "$CLIENT" diff "$DATA/swap-before.json" "$DATA/swap-after.json"
-	expect_rc 0 && expect_file swap.diff
+	diff_expect swap-before.json swap-after.json swap.diff
 }
 
 test_diff_thp() {
-	run "$CLIENT" diff "$DATA/thp-before.json" "$DATA/thp-after.json"
-	expect_rc 0 && expect_file thp.diff
+	diff_expect thp-before.json thp-after.json thp.diff
 }
 
 test_diff_same() {
@@ -548,7 +552,7 @@ test_diff_same() {
 
 test_diff_reverse() {
 	run "$CLIENT" diff "$DATA/thp-after.json" "$DATA/thp-before.json"
-	expect_rc 0 || return 1
+	expect_rc 1 || return 1
 	for line in 'VMAs removed: 1' 'deactivated: 8 pages in 1 range' \
 		    'cleaned: 4 pages in 1 range' \
 		    '  00007f1000000000-00007f1000200000 512 pmd->pte'; do
@@ -561,18 +565,153 @@ test_diff_vma_changed() {
 	sed 's/"end": 93824992387072, "flags": 33554547/"end": 93824992391168, "flags": 33555059/' \
 		"$DATA/cow-after.json" >"$tmp/grown.json"
 	run "$CLIENT" diff "$DATA/cow-after.json" "$tmp/grown.json"
-	expect_rc 0 || return 1
+	expect_rc 1 || return 1
 	printf '%s\n' 'VMAs changed: 1' \
 		'  0000555555559000-000055555557b000 rw-p [heap]: was 0000555555559000-000055555557a000; flags +locked' \
 		>"$tmp/expected"
 	sed 1,2d "$tmp/out" | cmp -s "$tmp/expected" - || fail "VMA change not reported as expected"
 }
 
+# diff_error ARGS...: diff's trouble, exit 2 as diff(1), one line on stderr
+diff_error() {
+	run "$CLIENT" diff "$@"
+	expect_rc 2 && stderr_one_line && stdout_empty
+}
+
 test_diff_args() {
-	usage_error diff "$DATA/cow-before.json" && stderr_has "missing argument" &&
-	usage_error diff a b c && stderr_has "unexpected argument 'c'" &&
-	usage_error diff "$DATA/cow-before.json" "$tmp/none.json" &&
+	diff_error "$DATA/cow-before.json" && stderr_has "missing argument" &&
+	diff_error a b c && stderr_has "unexpected argument 'c'" &&
+	diff_error --bogus a b && stderr_has "unrecognized option '--bogus'" &&
+	diff_error "$DATA/cow-before.json" "$tmp/none.json" &&
 	stderr_has "cannot open $tmp/none.json"
+}
+
+# Fork: the parent's anonymous pages write-protected and shared, each page
+# mapped twice; its file pages mapped twice.
+test_diff_fork() {
+	diff_expect fork-before.json cow-before.json fork.diff
+}
+
+# As diff(1): 0 nothing differs, 1 something does, 2 trouble.
+test_diff_exit_status() {
+	run "$CLIENT" diff "$DATA/cow-before.json" "$DATA/cow-before.json"
+	expect_rc 0 && [ "$(tail -n 1 "$tmp/out")" = "no changes" ] ||
+		fail "same snapshot: not 'no changes'" || return 1
+	run "$CLIENT" diff "$DATA/cow-before.json" "$DATA/cow-after.json"
+	expect_rc 1 || return 1
+	run "$CLIENT" diff -J "$DATA/cow-before.json" "$DATA/cow-before.json"
+	expect_rc 0 || return 1
+	run "$CLIENT" diff -J "$DATA/cow-before.json" "$DATA/cow-after.json"
+	expect_rc 1
+}
+
+# with_range FILE START END: FILE as if taken with --range START-END
+with_range() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lo, hi = int(sys.argv[2], 16), int(sys.argv[3], 16)
+d["range"] = {"start": lo, "end": hi}
+d["vmas"] = [v for v in d["vmas"] if v["end"] > lo and v["start"] < hi]
+for v in d["vmas"]:
+    v["runs"] = [r for r in v["runs"] if lo <= r["start"] < hi]
+json.dump(d, sys.stdout)
+PY
+}
+
+# A snapshot of the heap alone against a whole one: only the heap compares,
+# the pages outside it are neither unmapped nor faulted in.
+test_diff_range() {
+	with_range "$DATA/cow-after.json" 555555559000 55555557a000 >"$tmp/heap.json" ||
+		fail "cannot make the range snapshot" || return 1
+	printf '%s\n' 'compared: 0000555555559000-000055555557a000 (where both were walked)' \
+		'COW broken: 4 pages in 1 range' \
+		'  0000555555559000-000055555555d000 4' >"$tmp/expected"
+	for pair in "$DATA/cow-before.json $tmp/heap.json" "$tmp/heap.json $DATA/cow-before.json"; do
+		# shellcheck disable=SC2086
+		run "$CLIENT" diff $pair
+		case $pair in
+		"$tmp"*) sed -i 's/^COW broken: 4/moved to another PFN: 4/' "$tmp/expected" ;;
+		esac
+		expect_rc 1 || return 1
+		sed 1,2d "$tmp/out" | cmp -s "$tmp/expected" - ||
+			fail "diff $pair: $(sed 1,2d "$tmp/out" | tr '\n' '|')" || return 1
+	done
+}
+
+# refused NAME SED MESSAGE: cow-after changed by SED does not compare with
+# cow-before (exit 2, MESSAGE) unless --force, which says what it left out
+refused() {
+	sed "$2" "$DATA/cow-after.json" >"$tmp/$1.json"
+	diff_error "$DATA/cow-before.json" "$tmp/$1.json" &&
+	stderr_has "diff: the snapshots do not compare: $3 (--force compares them anyway)" ||
+		return 1
+	run "$CLIENT" diff --force "$DATA/cow-before.json" "$tmp/$1.json"
+	expect_rc 1 && stderr_has "diff: $3: compared anyway"
+}
+
+test_diff_refused() {
+	host='s/"machine": "x86_64",/"machine": "x86_64", "hostname": "HOST", "boot_id": "BOOT",/'
+	sed "$(echo "$host" | sed 's/HOST/lab1/; s/BOOT/b1/')" "$DATA/cow-before.json" >"$tmp/lab1.json"
+	refused pid 's/"pid": 4242/"pid": 4243/' 'different processes (pid 4242 and 4243)' &&
+	stderr_has "not compared: the same page of one process" &&
+	refused kernel 's/"release": "6.1.0-26-amd64"/"release": "6.12.0-1-amd64"/' \
+		'different kernels (6.1.0-26-amd64 and 6.12.0-1-amd64)' &&
+	refused mode 's/"flags": 7,/"flags": 19,/' 'different modes (full and entry-only)' &&
+	stderr_has "not compared: folio state" &&
+	stderr_has "not compared: anon, file, shmem, exclusive" || return 1
+	# machines and boots: the PFNs do not compare, so no COW break is seen
+	sed "$(echo "$host" | sed 's/HOST/lab2/; s/BOOT/b1/')" "$DATA/cow-after.json" >"$tmp/lab2.json"
+	diff_error "$tmp/lab1.json" "$tmp/lab2.json" &&
+	stderr_has "different machines (lab1 and lab2)" || return 1
+	sed "$(echo "$host" | sed 's/HOST/lab1/; s/BOOT/b2/')" "$DATA/cow-after.json" >"$tmp/boot2.json"
+	run "$CLIENT" diff -f "$tmp/lab1.json" "$tmp/boot2.json"
+	expect_rc 1 && stderr_has "diff: different boots (boot id b1 and b2): compared anyway" &&
+	stderr_has "not compared: PFNs and swap slots" || return 1
+	! grep -q "COW broken" "$tmp/out" || fail "PFNs of two boots compared" || return 1
+	run "$CLIENT" diff -J -f "$tmp/lab1.json" "$tmp/boot2.json"
+	expect_rc 1 &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["mismatches"], d["not_compared"]) == (["machine"], ["pfn"]), d' \
+		"$tmp/out" || fail "diff -J -f: mismatches and not_compared not as expected"
+}
+
+test_diff_json() {
+	run "$CLIENT" diff --json "$DATA/fork-before.json" "$DATA/cow-after.json"
+	expect_rc 1 || return 1
+	python3 - "$tmp/out" <<'PY' || fail "diff -J: $(tail -n 3 "$tmp/err" | tr '\n' '|')" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema_version"] == 1 and d["differ"] is True, d
+assert d["a"]["pid"] == d["b"]["pid"] == 4242 and d["a"]["file"].endswith("fork-before.json"), d["a"]
+assert d["page_size"] == 4096 and d["range"] == {"start": 0, "end": 0}, d
+assert d["mismatches"] == [] and d["not_compared"] == [], d
+assert d["vmas"] == {"added": [], "removed": [], "changed": []}, d["vmas"]
+kinds = {c["kind"]: c for c in d["changes"]}
+assert list(kinds) == ["faulted_in", "pfn_changed", "wrprotected_cow", "shared_by_fork",
+                       "mapcount", "refcount"], list(kinds)
+cow = kinds["wrprotected_cow"]
+assert cow["name"] == "write-protected for COW" and cow["pages"] == 6, cow
+assert [(r["start"], r["end"], r["pages"]) for r in cow["ranges"]] == \
+    [(0x55555555d000, 0x555555561000, 4), (0x7fffffffc000, 0x7fffffffe000, 2)], cow
+assert kinds["mapcount"]["ranges"][0]["detail"] == "mapcount 1->2", kinds["mapcount"]
+PY
+	run "$CLIENT" diff -J "$DATA/cow-after.json" "$DATA/cow-after.json"
+	expect_rc 0 &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not d["differ"] and d["changes"] == []' \
+		"$tmp/out" || fail "diff -J of a snapshot with itself"
+}
+
+# Where a snapshot was taken survives saving and loading.
+test_snapshot_host_keys() {
+	sed 's/"machine": "x86_64",/"machine": "x86_64", "hostname": "lab1", "boot_id": "b1",/' \
+		"$DATA/cow-before.json" >"$tmp/host.json"
+	run "$CLIENT" show -J "$tmp/host.json"
+	expect_rc 0 &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["hostname"], d["boot_id"]) == ("lab1", "b1")' \
+		"$tmp/out" || fail "hostname and boot_id not kept" || return 1
+	run "$CLIENT" show -J "$DATA/cow-before.json"
+	expect_rc 0 && ! grep -q '"hostname"' "$tmp/out" ||
+		fail "hostname written where none was recorded"
 }
 
 # --- malformed snapshot files ---------------------------------------------
@@ -581,7 +720,7 @@ test_diff_args() {
 bad_file() {
 	printf '%s' "$2" >"$tmp/$1"
 	usage_error show "$tmp/$1" && stderr_has "$3" || return 1
-	usage_error diff "$DATA/cow-before.json" "$tmp/$1" && stderr_has "$3"
+	diff_error "$DATA/cow-before.json" "$tmp/$1" && stderr_has "$3"
 }
 
 # A valid document with one thing changed by sed, to keep the cases short.
@@ -932,8 +1071,14 @@ t "diff: THP collapse and split, LRU moves, a new VMA" test_diff_thp
 t "diff: a snapshot with itself: no changes" test_diff_same
 t "diff: the other way round" test_diff_reverse
 t "diff: a VMA that grew and was locked" test_diff_vma_changed
-t "diff: bad arguments, exit 1" test_diff_args
-t "show/diff on malformed files: one line naming the place, exit 1" test_bad_files
+t "diff: bad arguments, exit 2" test_diff_args
+t "diff: fork write-protects and shares the anonymous pages" test_diff_fork
+t "diff: exit 0 without changes, 1 with" test_diff_exit_status
+t "diff: --range snapshots compare where both were walked" test_diff_range
+t "diff: other pid, kernel, machine, boot or mode refused but with --force" test_diff_refused
+t "diff -J: the changes as JSON" test_diff_json
+t "show -J: hostname and boot_id kept, none invented" test_snapshot_host_keys
+t "show/diff on malformed files: one line naming the place, exit 1 and 2" test_bad_files
 # valgrind cannot run ASan programs; in the sanitizer run ASan does its work.
 if [ "${MW_SANITIZE:-0}" = 1 ]; then
 	:

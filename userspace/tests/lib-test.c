@@ -138,6 +138,281 @@ out:
 	mw_snapshot_free(b);
 }
 
+/* ---- diff: every field of a page, ranges, what does not compare ---------- */
+
+#define PAGE_AT(i)	(0x10000ULL + (i) * 4096ULL)
+#define ANON_RW		(MEMWALK_STATE_PRESENT | MEMWALK_RUN_WRITE | MEMWALK_RUN_USER | \
+			 MEMWALK_RUN_ACCESSED | MEMWALK_RUN_ANON | MEMWALK_RUN_EXCLUSIVE)
+#define LRU_ANON	((1U << MEMWALK_KPF_LRU) | (1U << MEMWALK_KPF_ANON) | \
+			 (1U << MEMWALK_KPF_SWAPBACKED))
+
+/* A snapshot of pid 1 with one VMA of 16 pages and the runs @runs. */
+static struct mw_snapshot *fake_snapshot(uint32_t mode, uint64_t range_start,
+					 uint64_t range_end,
+					 const struct memwalk_page_run *runs, size_t nr)
+{
+	struct mw_vma tmpl = { .start = PAGE_AT(0), .end = PAGE_AT(16),
+			       .page_shift = 12, .name = "" };
+	struct mw_snapshot *snap = mw_snapshot_new();
+	struct mw_vma *vma;
+	size_t i;
+
+	if (!snap)
+		return NULL;
+	snap->page_size = 4096;
+	snap->pid = 1;
+	snap->release = mw_strdup("6.12.0");
+	snap->comm = mw_strdup("t");
+	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | mode;
+	snap->range_start = range_start;
+	snap->range_end = range_end;
+	vma = mw_snapshot_add_vma(snap, &tmpl);
+	for (i = 0; vma && i < nr; i++)
+		if (mw_vma_add_run(vma, &runs[i]))
+			vma = NULL;
+	if (!snap->release || !snap->comm || !vma) {
+		mw_snapshot_free(snap);
+		return NULL;
+	}
+	return snap;
+}
+
+static struct memwalk_page_run page(unsigned int i, uint64_t pfn, uint32_t flags,
+				    uint32_t folio, uint32_t mapcount,
+				    uint32_t refcount)
+{
+	return (struct memwalk_page_run){
+		.start = PAGE_AT(i), .nr_pages = 1, .pfn = pfn, .flags = flags,
+		.folio_flags = folio, .mapcount = mapcount, .refcount = refcount,
+		.lru_gen = -1,
+	};
+}
+
+/* The kinds @d reports, as a bit mask of (1 << MW_CH_*). */
+static uint64_t kinds_of(const struct mw_diff *d)
+{
+	uint64_t mask = 0;
+	size_t ch;
+
+	for (ch = 0; ch < MW_NR_CHANGES; ch++)
+		if (d->changes[ch].nr)
+			mask |= 1ULL << ch;
+	return mask;
+}
+
+struct field_case {
+	const char *what;
+	struct memwalk_page_run a, b;
+	uint64_t kinds;			/* exactly these */
+	enum mw_change first;		/* whose first range has @detail */
+	const char *detail;
+};
+
+#define K(ch)	(1ULL << (ch))
+
+static void test_diff_fields(void)
+{
+	const uint32_t swap = MEMWALK_STATE_SWAP | MEMWALK_RUN_SOFT_DIRTY;
+	const struct field_case cases[] = {
+		{ "fork", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW & ~(MEMWALK_RUN_WRITE | MEMWALK_RUN_EXCLUSIVE),
+		       LRU_ANON, 2, 2),
+		  K(MW_CH_WRPROTECT_COW) | K(MW_CH_SHARED_FORK) | K(MW_CH_MAPCOUNT) |
+		  K(MW_CH_REFCOUNT), MW_CH_MAPCOUNT, "mapcount 1->2" },
+		{ "soft-dirty write-protect", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW & ~MEMWALK_RUN_WRITE, LRU_ANON, 1, 1),
+		  K(MW_CH_WRPROTECT), MW_CH_WRPROTECT, "" },
+		{ "made writable", page(0, 100, ANON_RW & ~MEMWALK_RUN_WRITE, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON, 1, 1), K(MW_CH_WRITABLE), MW_CH_WRITABLE, "" },
+		{ "other sharer gone",
+		  page(0, 100, ANON_RW & ~(MEMWALK_RUN_WRITE | MEMWALK_RUN_EXCLUSIVE),
+		       LRU_ANON, 2, 2),
+		  page(0, 100, ANON_RW & ~MEMWALK_RUN_WRITE, LRU_ANON, 1, 1),
+		  K(MW_CH_UNSHARED) | K(MW_CH_MAPCOUNT) | K(MW_CH_REFCOUNT),
+		  MW_CH_REFCOUNT, "refcount 2->1" },
+		{ "file page mapped elsewhere",
+		  page(0, 100, MEMWALK_STATE_PRESENT | MEMWALK_RUN_FILE | MEMWALK_RUN_EXCLUSIVE,
+		       0, 1, 2),
+		  page(0, 100, MEMWALK_STATE_PRESENT | MEMWALK_RUN_FILE, 0, 1, 2),
+		  K(MW_CH_SHARED), MW_CH_SHARED, "" },
+		{ "accessed", page(0, 100, ANON_RW & ~MEMWALK_RUN_ACCESSED, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON, 1, 1), K(MW_CH_ACCESSED), MW_CH_ACCESSED, "" },
+		{ "aged", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW & ~MEMWALK_RUN_ACCESSED, LRU_ANON, 1, 1),
+		  K(MW_CH_ACCESS_CLEARED), MW_CH_ACCESS_CLEARED, "" },
+		{ "soft-dirtied", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW | MEMWALK_RUN_SOFT_DIRTY, LRU_ANON, 1, 1),
+		  K(MW_CH_SOFT_DIRTIED), MW_CH_SOFT_DIRTIED, "" },
+		{ "clear_refs 4", page(0, 100, ANON_RW | MEMWALK_RUN_SOFT_DIRTY, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  K(MW_CH_SOFT_DIRTY_CLEARED), MW_CH_SOFT_DIRTY_CLEARED, "" },
+		{ "into the swap cache", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON | (1U << MEMWALK_KPF_SWAPCACHE), 1, 2),
+		  K(MW_CH_SWAPCACHE_ADDED) | K(MW_CH_REFCOUNT), MW_CH_SWAPCACHE_ADDED, "" },
+		{ "out of the swap cache",
+		  page(0, 100, ANON_RW, LRU_ANON | (1U << MEMWALK_KPF_SWAPCACHE), 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  K(MW_CH_SWAPCACHE_LEFT), MW_CH_SWAPCACHE_LEFT, "" },
+		{ "mlock", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON | (1U << MEMWALK_FOLIO_MLOCKED), 1, 1),
+		  K(MW_CH_MLOCKED), MW_CH_MLOCKED, "" },
+		{ "munlock", page(0, 100, ANON_RW, LRU_ANON | (1U << MEMWALK_FOLIO_MLOCKED), 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON, 1, 1), K(MW_CH_MUNLOCKED), MW_CH_MUNLOCKED, "" },
+		{ "pinned", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW, LRU_ANON, 1, 1025),
+		  K(MW_CH_REFCOUNT), MW_CH_REFCOUNT, "refcount 1->1025" },
+		{ "swap slot", page(0, 7, swap, 0, 0, 0), page(0, 9, swap, 0, 0, 0),
+		  K(MW_CH_SWAP_SLOT), MW_CH_SWAP_SLOT, "" },
+		{ "swap device", page(0, 7, swap, 0, 0, 0),
+		  page(0, 7, swap | (1U << MEMWALK_RUN_SWAP_TYPE_SHIFT), 0, 0, 0),
+		  K(MW_CH_SWAP_SLOT), MW_CH_SWAP_SLOT, "swap type 0->1" },
+		{ "swap soft-dirty cleared", page(0, 7, swap, 0, 0, 0),
+		  page(0, 7, MEMWALK_STATE_SWAP, 0, 0, 0),
+		  K(MW_CH_SOFT_DIRTY_CLEARED), MW_CH_SOFT_DIRTY_CLEARED, "" },
+		{ "uffd-wp and node", page(0, 100, ANON_RW, LRU_ANON, 1, 1),
+		  page(0, 100, ANON_RW | MEMWALK_RUN_UFFD_WP, LRU_ANON | (1U << MEMWALK_KPF_IDLE),
+		       1, 1),
+		  K(MW_CH_OTHER), MW_CH_OTHER, "+uffd_wp +idle" },
+	};
+	struct mw_error e = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct field_case *c = &cases[i];
+		struct mw_snapshot *a = fake_snapshot(MEMWALK_SNAP_FOLIO, 0, 0, &c->a, 1);
+		struct mw_snapshot *b = fake_snapshot(MEMWALK_SNAP_FOLIO, 0, 0, &c->b, 1);
+		struct mw_diff d;
+		int ret;
+
+		if (!a || !b) {
+			check(false, "diff %s: out of memory", c->what);
+		} else {
+			ret = mw_diff(a, b, &d, &e);
+			check(ret == 0, "diff %s: %d %s", c->what, ret, e.msg);
+			check(kinds_of(&d) == c->kinds,
+			      "diff %s: kinds 0x%llx, expected 0x%llx", c->what,
+			      (unsigned long long)kinds_of(&d),
+			      (unsigned long long)c->kinds);
+			check(d.changes[c->first].nr == 1 &&
+			      d.changes[c->first].pages == 1 &&
+			      !strcmp(d.changes[c->first].ranges[0].detail, c->detail),
+			      "diff %s: %s not one page with detail '%s'", c->what,
+			      mw_change_name(c->first), c->detail);
+			mw_diff_free(&d);
+		}
+		mw_snapshot_free(a);
+		mw_snapshot_free(b);
+	}
+}
+
+/*
+ * Snapshots of ranges compare where both were walked: a page outside
+ * one side's range is not unmapped, nor faulted in.
+ */
+static void test_diff_ranges(void)
+{
+	const struct memwalk_page_run full[] = {
+		page(1, 101, ANON_RW, LRU_ANON, 1, 1),
+		page(2, 102, ANON_RW, LRU_ANON, 1, 1),
+		page(9, 109, ANON_RW, LRU_ANON, 1, 1),
+	};
+	const struct memwalk_page_run part[] = {
+		page(2, 202, ANON_RW, LRU_ANON, 1, 1),	/* moved */
+		page(3, 103, ANON_RW, LRU_ANON, 1, 1),	/* faulted in */
+	};
+	struct mw_snapshot *a = fake_snapshot(MEMWALK_SNAP_FOLIO, 0, 0, full, 3);
+	struct mw_snapshot *b = fake_snapshot(MEMWALK_SNAP_FOLIO, PAGE_AT(2), PAGE_AT(4),
+					      part, 2);
+	struct mw_error e = { 0 };
+	struct mw_diff d;
+	int ret;
+
+	if (!a || !b) {
+		check(false, "diff of ranges: out of memory");
+		goto out;
+	}
+	ret = mw_diff(a, b, &d, &e);
+	check(ret == 0 && kinds_of(&d) == (K(MW_CH_PFN_CHANGED) | K(MW_CH_FAULTED_IN)),
+	      "diff of a full and a range snapshot: kinds 0x%llx (unmapped outside the range?)",
+	      (unsigned long long)kinds_of(&d));
+	check(d.start == PAGE_AT(2) && d.end == PAGE_AT(4),
+	      "diff of ranges: compared 0x%llx-0x%llx", (unsigned long long)d.start,
+	      (unsigned long long)d.end);
+	mw_diff_free(&d);
+	ret = mw_diff(b, a, &d, &e);
+	check(ret == 0 && kinds_of(&d) == (K(MW_CH_PFN_CHANGED) | K(MW_CH_UNMAPPED)) &&
+	      d.changes[MW_CH_UNMAPPED].pages == 1,
+	      "diff of a range and a full snapshot: kinds 0x%llx (faulted in outside the range?)",
+	      (unsigned long long)kinds_of(&d));
+	mw_diff_free(&d);
+	/* disjoint ranges: nothing walked on both sides, nothing differs */
+	a->range_start = PAGE_AT(8);
+	a->range_end = PAGE_AT(10);
+	ret = mw_diff(a, b, &d, &e);
+	check(ret == 0 && mw_diff_empty(&d), "diff of disjoint ranges: not empty");
+	mw_diff_free(&d);
+out:
+	mw_snapshot_free(a);
+	mw_snapshot_free(b);
+}
+
+/* What makes two snapshots not compare, and what is then left out. */
+static void test_diff_mismatches(void)
+{
+	const struct memwalk_page_run r = page(0, 100, ANON_RW, LRU_ANON, 1, 1);
+	struct mw_snapshot *a = fake_snapshot(MEMWALK_SNAP_FOLIO, 0, 0, &r, 1);
+	struct mw_snapshot *b = fake_snapshot(MEMWALK_SNAP_FOLIO, 0, 0, &r, 1);
+	struct mw_error e = { 0 };
+	struct mw_diff d;
+	char text[200];
+
+	if (!a || !b) {
+		check(false, "mismatches: out of memory");
+		goto out;
+	}
+	check(mw_diff_mismatches(a, b) == 0, "same process: mismatches");
+	b->pid = 2;
+	check(mw_diff_mismatches(a, b) == MW_MISMATCH_PID, "other pid: not a mismatch");
+	mw_diff_mismatch_text(a, b, MW_MISMATCH_PID, text, sizeof(text));
+	check(!strcmp(text, "different processes (pid 1 and 2)"), "pid text '%s'", text);
+	b->pid = 1;
+	free(b->release);
+	b->release = mw_strdup("7.2.0\033[2J");
+	check(mw_diff_mismatches(a, b) == MW_MISMATCH_KERNEL, "other kernel: not a mismatch");
+	mw_diff_mismatch_text(a, b, MW_MISMATCH_KERNEL, text, sizeof(text));
+	check(!strcmp(text, "different kernels (6.12.0 and 7.2.0?[2J)"),
+	      "kernel text '%s' (escape not replaced?)", text);
+	free(b->release);
+	b->release = mw_strdup(a->release);
+	a->hostname = mw_strdup("vm");
+	b->boot_id = mw_strdup("b");
+	check(mw_diff_mismatches(a, b) == 0, "one side not recorded: a mismatch");
+	b->hostname = mw_strdup("vm");
+	a->boot_id = mw_strdup("a");
+	check(mw_diff_mismatches(a, b) == MW_MISMATCH_MACHINE, "other boot: not a mismatch");
+	mw_diff_mismatch_text(a, b, MW_MISMATCH_MACHINE, text, sizeof(text));
+	check(!strcmp(text, "different boots (boot id a and b)"), "boot text '%s'", text);
+	check(mw_diff(a, b, &d, &e) == 0 && d.not_compared == MW_NOT_COMPARED_PFN,
+	      "other boot: PFNs compared");
+	mw_diff_free(&d);
+	free(b->boot_id);
+	b->boot_id = mw_strdup("a");
+	b->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_ENTRY_ONLY;
+	b->vmas[0].runs[0].flags &= ~MEMWALK_RUN_EXCLUSIVE;
+	b->vmas[0].runs[0].mapcount = 0;
+	check(mw_diff_mismatches(a, b) == MW_MISMATCH_MODE, "entry-only: not a mismatch");
+	mw_diff_mismatch_text(a, b, MW_MISMATCH_MODE, text, sizeof(text));
+	check(!strcmp(text, "different modes (full and entry-only)"), "mode text '%s'", text);
+	check(mw_diff(a, b, &d, &e) == 0 && mw_diff_empty(&d) &&
+	      d.not_compared == (MW_NOT_COMPARED_FOLIO | MW_NOT_COMPARED_PAGE),
+	      "full against entry-only: what the entries lack differs (not_compared 0x%x)",
+	      d.not_compared);
+	mw_diff_free(&d);
+out:
+	mw_snapshot_free(a);
+	mw_snapshot_free(b);
+}
+
 static void test_device(void)
 {
 	struct mw_snapshot *s1 = NULL, *s2 = NULL;
@@ -247,6 +522,9 @@ int main(int argc, char **argv)
 	tmp_dir = argv[2];
 	test_load();
 	test_diff();
+	test_diff_fields();
+	test_diff_ranges();
+	test_diff_mismatches();
 	test_device();
 	test_genl();
 	return failed ? 1 : 0;
