@@ -211,6 +211,7 @@ test_man_commands() {
 	mandoc -Tascii -O width=200 "$MANPAGE" | sed 's/.\x08//g' >"$tmp/out"
 	for word in info status events PID show diff translate MEMWALK_DEVICE \
 		    --json --pages --range --output --noheadings --no-folio --entry-only --save \
+		    --summary --no-pfn snapshot \
 		    docs/json-schema.md smaps AnonHugePages Locked soft-dirty shmem \
 		    "cost to pid N: K lock drops, longest mmap_lock hold X us, total Y us, Z calls"; do
 		grep -qF -- "$word" "$tmp/out" || fail "man page lacks '$word'" || return 1
@@ -221,6 +222,25 @@ test_man_commands() {
 	while read -r col; do
 		grep -qw -- "$col" "$tmp/out" || fail "man page lacks column '$col'" || return 1
 	done <"$tmp/columns"
+}
+
+# The header and footer name the project and its version (the top
+# Makefile's), not BSD, with mandoc and with man(1) (groff)
+test_man_header() {
+	version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$here/../../Makefile")
+	[ -n "$version" ] || fail "no VERSION in the Makefile" || return 1
+	mandoc -Tascii "$MANPAGE" | sed 's/.\x08//g' >"$tmp/out"
+	head -n 1 "$tmp/out" | grep -q '^MEMWALK-CLIENT(1) .* MEMWALK-CLIENT(1)$' ||
+		fail "mandoc: header is '$(head -n 1 "$tmp/out")'" || return 1
+	tail -n 1 "$tmp/out" | grep -q "^memwalk $version .* memwalk $version\$" ||
+		fail "mandoc: footer is '$(tail -n 1 "$tmp/out")', not memwalk $version" || return 1
+	if command -v groff >/dev/null && command -v man >/dev/null; then
+		MANWIDTH=80 man -l "$MANPAGE" 2>/dev/null | sed 's/.\x08//g' >"$tmp/out"
+		! sed -n '1p;$p' "$tmp/out" | grep -q BSD ||
+			fail "man: header or footer says BSD: $(sed -n '1p;$p' "$tmp/out" | tr '\n' '|')" || return 1
+		tail -n 1 "$tmp/out" | grep -q "^memwalk $version " ||
+			fail "man: footer is '$(tail -n 1 "$tmp/out")'"
+	fi
 }
 
 # --- print layer ----------------------------------------------------------
@@ -1195,6 +1215,7 @@ else
 fi
 t "man page passes mandoc -Tlint -W warning" test_man_lint
 t "man page has the sections and documents every command" test_man_commands
+t "man page: header and footer name memwalk and its version, not BSD" test_man_header
 t "print layer: text output" test_print_text
 if command -v python3 >/dev/null; then
 	t "print layer: JSON output is valid and round-trips" test_print_json
