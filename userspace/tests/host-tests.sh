@@ -1165,6 +1165,50 @@ test_uapi_warning() {
 	expect_rc 0 && [ ! -s "$tmp/err" ] || fail "a warning for the same version"
 }
 
+# bash completion: every command of --help, options from each command's
+# --help, PIDs, columns after -o, files; installed by make and the package
+COMPLETION=${COMPLETION:-$here/../bash-completion/memwalk-client}
+test_completion() {
+	"$CLIENT" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p' >"$tmp/commands"
+	[ -s "$tmp/commands" ] || fail "no commands in --help" || return 1
+	run bash -c '
+	. "$1" || { echo "cannot source $1"; exit 1; }
+	client=$2 data=$3 commands=$4
+	comp() { COMP_WORDS=("$client" "$@"); COMP_CWORD=$#; _memwalk_client
+		printf "%s\n" "${COMPREPLY[@]}"; }
+	has() { local words=$1; shift; local w
+		for w; do grep -qxF -- "$w" <<<"$words" || { echo "lacks $w: ${words//$'\''\n'\''/ }"; exit 1; }; done; }
+	hasnt() { [ -z "$1" ] || { echo "offered: ${1//$'\''\n'\''/ } ($2)"; exit 1; }; }
+	has "$(comp "")" $(cat "$commands") $$
+	has "$(comp sn)" snapshot
+	has "$(comp -)" -J --json -n --noheadings -o --output -h --help -V --version
+	has "$(comp snapshot --)" --summary --no-pfn --save --pages --range --json --no-folio --entry-only
+	has "$(comp 1 -)" -r --range -J -o -n --summary
+	has "$(comp -J $$ --sum)" --summary
+	has "$(comp info --)" --json --help
+	has "$(comp translate -)" -J --json
+	has "$(comp 1 -o rss,di)" rss,dirty
+	has "$(comp 1 --output add)" address
+	has "$(comp translate "")" $$
+	hasnt "$(comp translate 1 "")" "after the PID"
+	has "$(comp snapshot "")" $$
+	hasnt "$(comp snapshot 1 "")" "after the PID"
+	has "$(comp show "$data/cow-a")" "$data/cow-after.json"
+	has "$(comp diff "$data/cow-after.json" "$data/cow-b")" "$data/cow-before.json"
+	has "$(comp 1 --save "$data/thp-a")" "$data/thp-after.json"
+	has "$(comp 1 --save -)" -
+	has "$(comp events --pid "")" $$
+	complete -p memwalk-client | grep -q -- "-F _memwalk_client" || { echo "not registered"; exit 1; }
+	' sh "$COMPLETION" "$CLIENT" "$DATA" "$tmp/commands"
+	expect_rc 0 || fail "$(tail -n 1 "$tmp/out")" || return 1
+	top=$here/../..
+	grep -qx 'userspace/bash-completion/memwalk-client usr/share/bash-completion/completions/' \
+		"$top/debian/memwalk-client.install" || fail "the package does not install it" || return 1
+	make -s -n -C "$top" install-client DESTDIR=/nowhere 2>/dev/null |
+		grep -q 'install .*userspace/bash-completion/memwalk-client.*/nowhere/usr/local/share/bash-completion/completions/memwalk-client' ||
+		fail "make install-client does not install it"
+}
+
 # libmemwalk returns its errors and prints nothing (tests/lib-test.c).
 test_lib_errors() {
 	mkdir -p "$tmp/lib" || return 1
@@ -1294,5 +1338,10 @@ fi
 t "PID --save: a symbolic link or a non-file is refused, untouched" test_save_symlink
 t "PID --save: a failed write (RLIMIT_FSIZE) leaves the old file whole" test_save_atomic
 t "a module of another uapi version: one warning, the command goes on" test_uapi_warning
+if command -v bash >/dev/null; then
+	t "bash completion: commands, options, PIDs, columns, files; installed" test_completion
+else
+	t "bash completion (bash needed)" false
+fi
 
 tap_end
