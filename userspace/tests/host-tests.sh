@@ -54,7 +54,7 @@ test_help() {
 			fail "$opt: last line is not 'See memwalk-client(1).'" || return 1
 		[ ! -s "$tmp/err" ] || fail "$opt: wrote to stderr" || return 1
 	done
-	for cmd in info status 1 snapshot show diff translate; do
+	for cmd in info status 1 snapshot show diff translate events; do
 		run "$CLIENT" "$cmd" --help
 		expect_rc 0 || return 1
 		case $cmd in 1) word=snapshot ;; *) word=$cmd ;; esac
