@@ -12,19 +12,20 @@
 #   make bench              memwalk against pagemap/kpageflags/PAGEMAP_SCAN
 #   make deb                the Debian packages memwalk-dkms, memwalk-client
 #                           (debian/) into out/deb/
-#   make install | dkms-install | clean
+#   make install | install-client | dkms-install | clean
 VERSION  := 0.1.0
 KVER     ?=
 KDIR     ?= /lib/modules/$(shell uname -r)/build
 PREFIX   ?= /usr/local
 MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR  ?=
 KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
 
 SCRIPTS := $(CURDIR)/scripts
 
-.PHONY: all module client selftests setup check check-debug bench demo install dkms-install \
-	dkms-uninstall deb clean
+.PHONY: all module client selftests setup check check-debug bench demo install install-client \
+	dkms-install dkms-uninstall deb clean
 
 all: module client selftests
 
@@ -59,11 +60,16 @@ bench:
 demo:
 	$(SCRIPTS)/demo.sh $(or $(KVER),6.12)
 
-install: module client
+install: module install-client
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	-depmod -a
+
+# The client, its man page and its bash completion (which bash-completion
+# finds under $(PREFIX)/share, /usr/local/share included).
+install-client: client
 	install -D -m 0755 userspace/memwalk-client $(DESTDIR)$(PREFIX)/bin/memwalk-client
 	install -D -m 0644 userspace/memwalk-client.1 $(DESTDIR)$(MANDIR)/man1/memwalk-client.1
-	-depmod -a
+	install -D -m 0644 userspace/bash-completion/memwalk-client $(DESTDIR)$(BASHCOMPDIR)/memwalk-client
 
 dkms-install:
 	rm -rf /usr/src/memwalk-$(VERSION)

@@ -50,24 +50,55 @@ int mw_open_device(struct mw_device **devp)
 	return MW_EXIT_OK;
 }
 
+/* Once per run: a command that asks both the device and netlink says it once. */
 void mw_check_uapi(const char *source, uint32_t uapi_version)
 {
-	if (uapi_version != MEMWALK_UAPI_VERSION)
-		mw_warn("%s reports memwalk uapi version %u, this client was built with %u; fields may be missing",
-			source, uapi_version, MEMWALK_UAPI_VERSION);
+	static bool warned;
+
+	if (uapi_version == MEMWALK_UAPI_VERSION || warned)
+		return;
+	warned = true;
+	mw_warn("%s reports memwalk uapi version %u, this client was built with %u; fields may be missing",
+		source, uapi_version, MEMWALK_UAPI_VERSION);
 }
 
-/* One line for a getopt '?' (opterr is 0, getopt printed nothing). */
-void mw_bad_option(const struct mw_command *cmd, char **argv)
+/*
+ * One line for what getopt_long refused, in glibc's words (opterr is 0, so
+ * getopt printed nothing): @c is getopt's return, ':' for a missing option
+ * argument when the option string starts with ':'.
+ */
+void mw_option_error(const char *prefix, const char *help, char **argv, int c)
 {
 	const char *arg = argv[optind - 1];
+	int len = (int)strcspn(arg, "=");
 
-	if (optopt && strncmp(arg, "--", 2) != 0)
-		mw_err("%s: invalid option -- '%c' (see '%s %s --help')",
-		       cmd->name, optopt, MW_PROG, cmd->name);
+	if (c == ':' && !strncmp(arg, "--", 2))
+		mw_err("%soption '%s' requires an argument (see '%s')", prefix, arg, help);
+	else if (c == ':')
+		mw_err("%soption requires an argument -- '%c' (see '%s')", prefix, optopt,
+		       help);
+	else if (optopt && !strncmp(arg, "--", 2))
+		/* a known long option given a value: --json=yes */
+		mw_err("%soption '%.*s' doesn't allow an argument (see '%s')", prefix, len,
+		       arg, help);
+	else if (optopt)
+		mw_err("%sinvalid option -- '%c' (see '%s')", prefix, optopt, help);
 	else
-		mw_err("%s: unrecognized option '%s' (see '%s %s --help')",
-		       cmd->name, arg, MW_PROG, cmd->name);
+		mw_err("%sunrecognized option '%.*s' (see '%s')", prefix, len, arg, help);
+}
+
+void mw_bad_option(const struct mw_command *cmd, char **argv)
+{
+	mw_bad_command_option(cmd, argv, '?');
+}
+
+void mw_bad_command_option(const struct mw_command *cmd, char **argv, int c)
+{
+	char prefix[64], help[96];
+
+	snprintf(prefix, sizeof(prefix), "%s: ", cmd->name);
+	snprintf(help, sizeof(help), "%s %s --help", MW_PROG, cmd->name);
+	mw_option_error(prefix, help, argv, c);
 }
 
 /*
@@ -87,7 +118,7 @@ int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 	*json = false;
 	opterr = 0;
 	optind = 0;	/* glibc: restart scanning at argv[1] */
-	while ((c = getopt_long(argc, argv, "+Jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":Jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 			*json = true;
@@ -101,7 +132,7 @@ int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 			       MW_PROG, cmd->name, cmd->args, MW_PROG);
 			return MW_EXIT_OK;
 		default:
-			mw_bad_option(cmd, argv);
+			mw_bad_command_option(cmd, argv, c);
 			return MW_EXIT_FAILURE;
 		}
 	}

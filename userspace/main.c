@@ -3,12 +3,14 @@
  * memwalk-client: user-space client of the memwalk kernel module.
  *
  * main() handles the global options and hands the rest of the command line
- * to the command named by the first word (or to the PID command for a
- * number); the commands register themselves with MW_COMMAND().
+ * to the command named by the first word (or to the snapshot command for a
+ * number, "memwalk-client PID" being "memwalk-client snapshot PID"); the
+ * commands register themselves with MW_COMMAND().
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "memwalk-client.h"
@@ -30,14 +32,18 @@ static void usage(FILE *out)
 	for_each_command(p) {
 		snprintf(synopsis, sizeof(synopsis), "%s %s", (*p)->name,
 			 (*p)->args);
-		fprintf(out, "  %-20s %s\n", synopsis, (*p)->help);
+		fprintf(out, "  %-24s %s\n", synopsis, (*p)->help);
 	}
 	fprintf(out, "\nOptions:\n"
-		"  -h, --help           show this help and exit\n"
-		"  -V, --version        show the version and exit\n"
+		"  -J, --json               JSON output (passed on to the command)\n"
+		"  -n, --noheadings         no headings (passed on to the command)\n"
+		"  -o, --output COLS        the columns to print (passed on to the command)\n"
+		"  -h, --help               show this help and exit\n"
+		"  -V, --version            show the version and exit\n"
 		"\nEnvironment:\n"
-		"  MEMWALK_DEVICE       device node to use instead of %s\n"
-		"\nSee %s(1).\n", MEMWALK_DEVICE_PATH, MW_PROG);
+		"  MEMWALK_DEVICE           device node to use instead of %s\n"
+		"\nThe options of a command: '%s COMMAND --help'.\n"
+		"See %s(1).\n", MEMWALK_DEVICE_PATH, MW_PROG, MW_PROG);
 }
 
 static bool is_pid(const char *s)
@@ -63,9 +69,40 @@ static const struct mw_command *find_command(const char *word)
 	return NULL;
 }
 
+/*
+ * The global options -J, -n and -o may come before the command, as in
+ * "memwalk-client -J info": they are handed to the command as if they had
+ * followed its word, where the command checks them (and says if it has no
+ * such option).  @argv[@first .. @optend) are those words; the command
+ * gets its word, them, then the rest.
+ */
+static int run_command(const struct mw_command *cmd, int argc, char **argv,
+		       int first, int optend)
+{
+	int n = 0, i, ret;
+	char **args = calloc(argc + 1, sizeof(*args));
+
+	if (!args) {
+		mw_err("out of memory");
+		return MW_EXIT_FAILURE;
+	}
+	args[n++] = argv[optend];
+	for (i = first; i < optend; i++)
+		if (strcmp(argv[i], "--") != 0)	/* it ended the global options */
+			args[n++] = argv[i];
+	for (i = optend + 1; i < argc; i++)
+		args[n++] = argv[i];
+	ret = cmd->run(cmd, n, args);
+	free(args);
+	return ret;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -74,8 +111,12 @@ static int run(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:Jno:hV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'J':
+		case 'n':
+		case 'o':
+			break;		/* for the command */
 		case 'h':
 			usage(stdout);
 			return MW_EXIT_OK;
@@ -84,24 +125,20 @@ static int run(int argc, char **argv)
 			       MEMWALK_CLIENT_VERSION, MEMWALK_UAPI_VERSION);
 			return MW_EXIT_OK;
 		default:
-			if (optopt && strncmp(argv[optind - 1], "--", 2) != 0)
-				mw_err("invalid option -- '%c' (see --help)", optopt);
-			else
-				mw_err("unrecognized option '%s' (see --help)",
-				       argv[optind - 1]);
+			mw_option_error("", MW_PROG " --help", argv, c);
 			return MW_EXIT_FAILURE;
 		}
 	}
 	if (optind >= argc) {
-		mw_err("no command given (see --help)");
+		mw_err("no command given (see '%s --help')", MW_PROG);
 		return MW_EXIT_FAILURE;
 	}
 	cmd = find_command(argv[optind]);
 	if (!cmd) {
-		mw_err("unknown command '%s' (see --help)", argv[optind]);
+		mw_err("unknown command '%s' (see '%s --help')", argv[optind], MW_PROG);
 		return MW_EXIT_FAILURE;
 	}
-	return cmd->run(cmd, argc - optind, argv + optind);
+	return run_command(cmd, argc, argv, 1, optind);
 }
 
 int main(int argc, char **argv)

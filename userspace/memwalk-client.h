@@ -52,12 +52,25 @@ int mw_report(const struct mw_error *e);
 void mw_check_uapi(const char *source, uint32_t uapi_version);
 int mw_parse_output_opts(const struct mw_command *cmd, int argc, char **argv,
 			 bool *json);
+/*
+ * What getopt_long refused (@c: '?', or ':' for a missing argument with an
+ * option string that starts with ':'), as one line naming @help.
+ */
+void mw_option_error(const char *prefix, const char *help, char **argv, int c);
+void mw_bad_command_option(const struct mw_command *cmd, char **argv, int c);
+/* The same for '?' (commands whose options take no argument). */
 void mw_bad_option(const struct mw_command *cmd, char **argv);
 int mw_check_args(const struct mw_command *cmd, int argc, char **argv,
 		  int want);
 int mw_not_implemented(const struct mw_command *cmd);
 /* Parse a PID argument; prints the error. */
 bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid);
+
+/* save.c: --save FILE ("-": stdout), atomically, mode 0600; an exit status */
+struct mw_snapshot;
+int mw_save_snapshot(const struct mw_snapshot *snap, const char *path);
+/* pagetypes-view.c: --summary, pages per kind; an exit status */
+int mw_page_types_render(const struct mw_snapshot *snap, bool json, bool noheadings);
 
 /*
  * Open the device (lib/device.h) for a command: on failure say why and

@@ -381,6 +381,7 @@ static bool get_status(struct ev_run *r, struct mw_status *st)
 		mw_report(&err);
 		return false;
 	}
+	mw_check_uapi("module", st->uapi_version);	/* once, of the two calls */
 	return true;
 }
 

@@ -34,7 +34,7 @@ static int show_run(const struct mw_command *cmd, int argc, char **argv)
 	opterr = 0;
 	optind = 0;
 	/* getopt permutes: options may follow FILE, as in "show a.json --pages" */
-	while ((c = getopt_long(argc, argv, MW_VIEW_SHORTOPTS "h", longopts,
+	while ((c = getopt_long(argc, argv, ":" MW_VIEW_SHORTOPTS "h", longopts,
 				NULL)) != -1) {
 		if (mw_view_option(&view, c, optarg))
 			continue;
@@ -42,7 +42,7 @@ static int show_run(const struct mw_command *cmd, int argc, char **argv)
 			usage(cmd);
 			return MW_EXIT_OK;
 		}
-		mw_bad_option(cmd, argv);
+		mw_bad_command_option(cmd, argv, c);
 		return MW_EXIT_FAILURE;
 	}
 	ret = mw_check_args(cmd, argc, argv, 1);

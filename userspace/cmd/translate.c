@@ -17,6 +17,8 @@
 
 #include "device.h"
 #include "memwalk-client.h"
+#include "print.h"
+#include "snapjson.h"
 #include "view.h"
 
 #define X86_PFN_MASK		0x000ffffffffff000ULL
@@ -106,20 +108,35 @@ static void decode_x86(uint64_t e, unsigned int level, struct decoded *d)
 	}
 }
 
+/*
+ * ADDR as strtoull(3) with base 0 reads it, but octal: "4096" is decimal,
+ * "0x1000" hexadecimal, and a leading 0 before digits ("0755") is refused
+ * rather than read as octal, which no one means for an address.  Hex
+ * without 0x ("7f0000001000") is refused too, with the hint: "1000" alone
+ * would silently mean another page.
+ */
 static bool parse_addr(const char *cmd, const char *arg, uint64_t *addr)
 {
-	const char *s = arg;
+	bool hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+	const char *digits = hex ? arg + 2 : arg;
 	char *end;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	errno = 0;
-	if (*s && strspn(s, "0123456789abcdefABCDEF") == strlen(s)) {
-		*addr = strtoull(s, &end, 16);
-		if (!errno)
-			return true;
+	if (!hex && arg[0] == '0' && arg[1]) {
+		mw_err("%s: bad address '%s': a leading 0 is not octal here; write it in decimal, or in hex with 0x",
+		       cmd, arg);
+		return false;
 	}
-	mw_err("%s: bad address '%s': expected a hexadecimal number, e.g. 0x7f0000001000",
+	if (*digits && strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") ==
+			       strlen(digits)) {
+		errno = 0;
+		*addr = strtoull(arg, &end, hex ? 16 : 10);
+		if (!errno && !*end)
+			return true;
+	} else if (!hex && *digits && strspn(digits, "0123456789abcdefABCDEF") == strlen(digits)) {
+		mw_err("%s: bad address '%s': hexadecimal needs 0x, as in 0x%s", cmd, arg, arg);
+		return false;
+	}
+	mw_err("%s: bad address '%s': expected a decimal number or a hexadecimal one with 0x, e.g. 0x7f0000001000",
 	       cmd, arg);
 	return false;
 }
@@ -150,14 +167,76 @@ static char *maps_rest(int32_t pid, uint64_t start, uint64_t end)
 	return rest;
 }
 
-static void print_translation(const struct memwalk_translate *t,
-			      const struct memwalk_info *info, int32_t pid)
+/*
+ * Decode level @l of @t into @d (x86-64 only: elsewhere @d stays as it
+ * is); true, with *@phys, when it maps the page.  Frame 0 is hidden (lab
+ * mode), never a table or a user page.
+ */
+static bool decode_level(const struct memwalk_translate *t, const struct memwalk_level *l,
+			 bool x86, struct decoded *d, uint64_t *phys)
 {
-	bool x86 = !strcmp(info->machine, "x86_64");
-	struct mw_snapshot snap = {
-		.page_size = 1ULL << info->page_shift,
-		.flags = MEMWALK_SNAP_ALL,
-	};
+	if (!x86)
+		return false;
+	decode_x86(l->entry, l->level, d);
+	if (!d->present || !d->leaf || !d->next)
+		return false;
+	*phys = d->next + (t->addr & (d->size - 1));
+	return true;
+}
+
+/* -J: the levels with their raw values and what they decode to. */
+static void print_translation_json(const struct memwalk_translate *t,
+				   const struct mw_snapshot *snap, bool x86, int32_t pid)
+{
+	uint64_t phys = 0;
+	bool mapped = false;
+	unsigned int i;
+
+	print_begin(true);
+	print_int(PRINT_JSON, "pid", "", pid);
+	print_uint(PRINT_JSON, "address", "", t->addr);
+	open_json_array(PRINT_JSON, "levels");
+	for (i = 0; i < t->nr_levels; i++) {
+		const struct memwalk_level *l = &t->levels[i];
+		struct decoded d = { .bits = "" };
+
+		open_json_object(PRINT_JSON, NULL);
+		print_string(PRINT_JSON, "level", "",
+			     l->level <= MEMWALK_PGT_PTE ? pgt_names[l->level] : "?");
+		print_uint(PRINT_JSON, "index", "", l->index);
+		print_uint(PRINT_JSON, "entry", "", l->entry);
+		print_uint(PRINT_JSON, "table", "", l->table_pa);
+		mapped |= decode_level(t, l, x86, &d, &phys);
+		if (d.present && d.next)
+			print_uint(PRINT_JSON, "next", "", d.next);
+		if (x86)
+			print_string(PRINT_JSON, "bits", "", d.bits);
+		close_json_object(PRINT_JSON);
+	}
+	close_json_array(PRINT_JSON);
+	if (mapped)
+		print_uint(PRINT_JSON, "physical_address", "", phys);
+	if (t->vma_start || t->vma_end) {
+		open_json_object(PRINT_JSON, "vma");
+		print_uint(PRINT_JSON, "start", "", t->vma_start);
+		print_uint(PRINT_JSON, "end", "", t->vma_end);
+		close_json_object(PRINT_JSON);
+	}
+	if (t->page.nr_pages) {
+		open_json_object(PRINT_JSON, "page");
+		mw_run_print_json_members(snap, &t->page);
+		close_json_object(PRINT_JSON);
+	}
+	print_end();
+}
+
+/*
+ * @snap: an empty one with the page size, for the page's run; @x86: the
+ * entries are decoded.
+ */
+static void print_translation(const struct memwalk_translate *t,
+			      const struct mw_snapshot *snap, bool x86, int32_t pid)
+{
 	uint64_t phys = 0;
 	bool mapped = false;
 	unsigned int i;
@@ -171,16 +250,9 @@ static void print_translation(const struct memwalk_translate *t,
 		struct decoded d = { .bits = "-" };
 		char next[20] = "-";
 
-		if (x86) {
-			decode_x86(l->entry, l->level, &d);
-			/* frame 0: hidden (lab mode), never a table or a user page */
-			if (d.present && d.next)
-				snprintf(next, sizeof(next), "%016" PRIx64, d.next);
-			if (d.present && d.leaf && d.next) {
-				mapped = true;
-				phys = d.next + (t->addr & (d.size - 1));
-			}
-		}
+		mapped |= decode_level(t, l, x86, &d, &phys);
+		if (d.present && d.next)
+			snprintf(next, sizeof(next), "%016" PRIx64, d.next);
 		printf("%-5s %5u %016" PRIx64 " %016" PRIx64 " %-16s %s\n",
 		       l->level <= MEMWALK_PGT_PTE ? pgt_names[l->level] : "?",
 		       l->index, (uint64_t)l->entry, (uint64_t)l->table_pa, next,
@@ -199,34 +271,42 @@ static void print_translation(const struct memwalk_translate *t,
 	if (!t->page.nr_pages)
 		printf("page: none\n");
 	else
-		mw_view_one_run(&snap, &t->page);
+		mw_view_one_run(snap, &t->page);
 }
 
 static int translate_run(const struct mw_command *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct mw_snapshot snap = { .flags = MEMWALK_SNAP_ALL };
 	struct memwalk_translate t;
 	struct mw_device *dev;
 	struct mw_error err;
+	bool json = false, x86;
 	int32_t pid;
 	uint64_t addr;
 	int c, ret;
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":Jh", longopts, NULL)) != -1) {
+		if (c == 'J') {
+			json = true;
+			continue;
+		}
 		if (c != 'h') {
-			mw_bad_option(cmd, argv);
+			mw_bad_command_option(cmd, argv, c);
 			return MW_EXIT_FAILURE;
 		}
 		printf("Usage: %s %s %s\n\n"
 		       "Walk the page tables of process PID for the virtual address ADDR\n"
-		       "(hexadecimal, with or without 0x) and print each level's entry, decoded,\n"
+		       "(decimal, or hexadecimal with 0x) and print each level's entry, decoded,\n"
 		       "then the VMA and the page.\n\n"
 		       "Options:\n"
+		       "  -J, --json    print one JSON object\n"
 		       "  -h, --help    show this help and exit\n\n"
 		       "See %s(1).\n", MW_PROG, cmd->name, cmd->args, MW_PROG);
 		return MW_EXIT_OK;
@@ -241,10 +321,14 @@ static int translate_run(const struct mw_command *cmd, int argc, char **argv)
 	ret = mw_open_device(&dev);
 	if (ret)
 		return ret;
+	snap.page_size = 1ULL << dev->info.page_shift;
+	x86 = !strcmp(dev->info.machine, "x86_64");
 	if (mw_translate(dev, pid, addr, &t, &err))
 		ret = mw_report(&err);
+	else if (json)
+		print_translation_json(&t, &snap, x86, pid);
 	else
-		print_translation(&t, &dev->info, pid);
+		print_translation(&t, &snap, x86, pid);
 	mw_device_close(dev);
 	return ret;
 }

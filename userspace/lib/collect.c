@@ -39,9 +39,11 @@
 /* The page-run mode flags @opts ask for. */
 static uint32_t mw_collect_mode(const struct mw_collect_opts *opts)
 {
+	uint32_t pfn = opts->no_pfn ? MEMWALK_SNAP_NO_PFN : 0;
+
 	if (opts->entry_only)
-		return MEMWALK_SNAP_ENTRY_ONLY;
-	return opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO;
+		return MEMWALK_SNAP_ENTRY_ONLY | pfn;
+	return (opts->no_folio ? 0 : MEMWALK_SNAP_FOLIO) | pfn;
 }
 
 /* /proc/PID/comm, without its newline; "?" if it cannot be read. */

@@ -15,6 +15,7 @@ struct mw_collect_opts {
 	uint64_t start, end;	/* end 0: the whole address space */
 	bool no_folio;
 	bool entry_only;	/* MEMWALK_SNAP_ENTRY_ONLY (implies no_folio) */
+	bool no_pfn;		/* MEMWALK_SNAP_NO_PFN: runs merge wider */
 };
 
 /*

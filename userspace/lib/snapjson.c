@@ -27,9 +27,8 @@
 
 /* ---- writer ----------------------------------------------------------- */
 
-/* The set bits of @value as names, unnamed ones as "bitN". */
-static void print_bit_names(const char *key, const struct mw_bit_names *t,
-			    uint64_t value)
+void mw_print_json_bit_names(const char *key, const struct mw_bit_names *t,
+			     uint64_t value)
 {
 	unsigned int bit;
 	char tmp[16];
@@ -56,29 +55,35 @@ static void print_summary(const char *key, const struct mw_summary *sum)
 
 static void print_run(const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
+	open_json_object(PRINT_JSON, NULL);
+	mw_run_print_json_members(snap, r);
+	close_json_object(PRINT_JSON);
+}
+
+void mw_run_print_json_members(const struct mw_snapshot *snap,
+			       const struct memwalk_page_run *r)
+{
 	const uint32_t attrs = r->flags & ~(MEMWALK_RUN_STATE_MASK |
 					    MEMWALK_RUN_LEVEL_MASK |
 					    MEMWALK_RUN_SWAP_TYPE_MASK);
 	char tmp[16];
 
-	open_json_object(PRINT_JSON, NULL);
 	print_uint(PRINT_JSON, "start", "", r->start);
 	print_uint(PRINT_JSON, "end", "", mw_run_end(snap, r));
 	print_uint(PRINT_JSON, "nr_pages", "", r->nr_pages);
 	print_string(PRINT_JSON, "state", "", mw_state_name(mw_run_state(r), tmp));
 	print_string(PRINT_JSON, "level", "", mw_level_name(mw_run_level(r), tmp));
 	print_uint(PRINT_JSON, "flags", "", r->flags);
-	print_bit_names("flag_names", &mw_run_flag_names, attrs);
+	mw_print_json_bit_names("flag_names", &mw_run_flag_names, attrs);
 	print_uint(PRINT_JSON, "swap_type", "", mw_run_swap_type(r));
 	print_uint(PRINT_JSON, "pfn", "", r->pfn);
 	print_uint(PRINT_JSON, "folio_flags", "", r->folio_flags);
-	print_bit_names("folio_flag_names", &mw_folio_flag_names, r->folio_flags);
+	mw_print_json_bit_names("folio_flag_names", &mw_folio_flag_names, r->folio_flags);
 	print_uint(PRINT_JSON, "mapcount", "", r->mapcount);
 	print_uint(PRINT_JSON, "refcount", "", r->refcount);
 	print_uint(PRINT_JSON, "nid", "", r->nid);
 	print_uint(PRINT_JSON, "order", "", r->order);
 	print_int(PRINT_JSON, "lru_gen", "", r->lru_gen);
-	close_json_object(PRINT_JSON);
 }
 
 static void print_vma(const struct mw_snapshot *snap, const struct mw_vma *vma)
@@ -94,7 +99,7 @@ static void print_vma(const struct mw_snapshot *snap, const struct mw_vma *vma)
 	print_uint(PRINT_JSON, "end", "", vma->end);
 	print_string(PRINT_JSON, "mode", "", mode);
 	print_uint(PRINT_JSON, "flags", "", vma->flags);
-	print_bit_names("flag_names", &mw_vma_flag_names, vma->flags);
+	mw_print_json_bit_names("flag_names", &mw_vma_flag_names, vma->flags);
 	print_uint(PRINT_JSON, "pgoff", "", vma->pgoff);
 	print_uint(PRINT_JSON, "ino", "", vma->ino);
 	print_uint(PRINT_JSON, "dev_major", "", vma->dev_major);
@@ -143,7 +148,7 @@ void mw_snapshot_print_json(const struct mw_snapshot *snap)
 	print_uint(PRINT_JSON, "end", "", snap->range_end);
 	close_json_object(PRINT_JSON);
 	print_uint(PRINT_JSON, "flags", "", snap->flags);
-	print_bit_names("flag_names", &mw_snap_flag_names, snap->flags);
+	mw_print_json_bit_names("flag_names", &mw_snap_flag_names, snap->flags);
 	open_json_array(PRINT_JSON, "vmas");
 	for (i = 0; i < snap->nr_vmas; i++)
 		print_vma(snap, &snap->vmas[i]);

@@ -6,6 +6,8 @@
 #ifndef MEMWALK_SNAPJSON_H
 #define MEMWALK_SNAPJSON_H
 
+#include <stdint.h>
+
 #include "error.h"
 #include "snapshot.h"
 
@@ -13,6 +15,15 @@
 
 /* The whole snapshot as one JSON document, to the print layer's output. */
 void mw_snapshot_print_json(const struct mw_snapshot *snap);
+
+/* @key: the set bits of @value as names, unnamed ones as "bitN". */
+struct mw_bit_names;
+void mw_print_json_bit_names(const char *key, const struct mw_bit_names *t,
+			     uint64_t value);
+
+/* The members of one run's object, as in "runs" (translate's page). */
+void mw_run_print_json_members(const struct mw_snapshot *snap,
+			       const struct memwalk_page_run *r);
 
 /*
  * Read FILE ("-": standard input) into a checked model.  Returns 0 with

@@ -15,6 +15,8 @@
  *                           first VMA one page longer (a changed layout)
  *   MW_FAKE_FEATURES=N      feature bits of MEMWALK_IOC_INFO
  *   MW_FAKE_LAB=1           PFNs hidden, as for a lab-mode opener
+ *   MW_FAKE_UAPI=N          the uapi version MEMWALK_IOC_INFO reports (1: a
+ *                           module without PFN lists)
  * Each call reports 1 lock drop and holds of 1.5 us times its number.
  */
 #include <errno.h>
@@ -152,6 +154,29 @@ static bool fake_list(struct memwalk_snapshot *q, uint64_t nruns, uint64_t vma_s
 	return true;
 }
 
+/*
+ * PFNs hidden (MEMWALK_SNAP_NO_PFN, lab mode), as the module does it:
+ * @run joins the last run written (of @nruns) when it follows it in the
+ * same VMA (from @vma_start) and they are alike in every field.
+ */
+static bool fake_join(struct memwalk_snapshot *q, uint64_t nruns, uint64_t vma_start,
+		      uint64_t ps, const struct memwalk_page_run *run)
+{
+	struct memwalk_page_run *a;
+
+	if (!nruns)
+		return false;
+	a = (struct memwalk_page_run *)(uintptr_t)q->run_buf + nruns - 1;
+	if (a->start < vma_start || a->start + (uint64_t)a->nr_pages * ps != run->start ||
+	    a->flags != run->flags || a->pfn != run->pfn ||
+	    a->folio_flags != run->folio_flags || a->mapcount != run->mapcount ||
+	    a->refcount != run->refcount || a->nid != run->nid || a->order != run->order ||
+	    a->lru_gen != run->lru_gen)
+		return false;
+	a->nr_pages += run->nr_pages;
+	return true;
+}
+
 static int fake_snapshot(struct memwalk_snapshot *q)
 {
 	const uint64_t ps = fake->page_size;
@@ -168,7 +193,8 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 
 	if (injected_errno())
 		return fail(injected_errno());
-	if (getenv("MW_FAKE_UAPI") && q->size > MEMWALK_SNAPSHOT_SIZE_VER0)
+	if (getenv("MW_FAKE_UAPI") && strtoul(getenv("MW_FAKE_UAPI"), NULL, 0) < 2 &&
+	    q->size > MEMWALK_SNAPSHOT_SIZE_VER0)
 		return fail(E2BIG);
 	if (q->size < MEMWALK_SNAPSHOT_SIZE_VER0 || q->__reserved ||
 	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN | MEMWALK_SNAP_ENTRY_ONLY |
@@ -249,9 +275,15 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 				run.order = 0;
 				run.lru_gen = -1;
 			}
-			if (list && fake_list(q, nruns, vma->start, ps, &run, pfns,
-						&npfns, &last_pfn)) {
+			if ((list && fake_list(q, nruns, vma->start, ps, &run, pfns,
+					       &npfns, &last_pfn)) ||
+			    (((q->flags & MEMWALK_SNAP_NO_PFN) || lab) &&
+			     fake_join(q, nruns, vma->start, ps, &run))) {
 				pages += run.nr_pages;
+				if (cut) {
+					stop = ce;
+					break;
+				}
 				continue;
 			}
 			memcpy((char *)(uintptr_t)q->run_buf + nruns * sizeof(run), &run,

@@ -54,10 +54,10 @@ test_help() {
 			fail "$opt: last line is not 'See memwalk-client(1).'" || return 1
 		[ ! -s "$tmp/err" ] || fail "$opt: wrote to stderr" || return 1
 	done
-	for cmd in info status 1 show diff translate; do
+	for cmd in info status 1 snapshot show diff translate events; do
 		run "$CLIENT" "$cmd" --help
 		expect_rc 0 || return 1
-		case $cmd in 1) word=PID ;; *) word=$cmd ;; esac
+		case $cmd in 1) word=snapshot ;; *) word=$cmd ;; esac
 		grep -q "^Usage: memwalk-client $word " "$tmp/out" ||
 			fail "$cmd --help: no usage line" || return 1
 		[ "$(tail -n 1 "$tmp/out")" = "See memwalk-client(1)." ] ||
@@ -211,6 +211,7 @@ test_man_commands() {
 	mandoc -Tascii -O width=200 "$MANPAGE" | sed 's/.\x08//g' >"$tmp/out"
 	for word in info status events PID show diff translate MEMWALK_DEVICE \
 		    --json --pages --range --output --noheadings --no-folio --entry-only --save \
+		    --summary --no-pfn snapshot \
 		    docs/json-schema.md smaps AnonHugePages Locked soft-dirty shmem \
 		    "cost to pid N: K lock drops, longest mmap_lock hold X us, total Y us, Z calls"; do
 		grep -qF -- "$word" "$tmp/out" || fail "man page lacks '$word'" || return 1
@@ -221,6 +222,25 @@ test_man_commands() {
 	while read -r col; do
 		grep -qw -- "$col" "$tmp/out" || fail "man page lacks column '$col'" || return 1
 	done <"$tmp/columns"
+}
+
+# The header and footer name the project and its version (the top
+# Makefile's), not BSD, with mandoc and with man(1) (groff)
+test_man_header() {
+	version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' "$here/../../Makefile")
+	[ -n "$version" ] || fail "no VERSION in the Makefile" || return 1
+	mandoc -Tascii "$MANPAGE" | sed 's/.\x08//g' >"$tmp/out"
+	head -n 1 "$tmp/out" | grep -q '^MEMWALK-CLIENT(1) .* MEMWALK-CLIENT(1)$' ||
+		fail "mandoc: header is '$(head -n 1 "$tmp/out")'" || return 1
+	tail -n 1 "$tmp/out" | grep -q "^memwalk $version .* memwalk $version\$" ||
+		fail "mandoc: footer is '$(tail -n 1 "$tmp/out")', not memwalk $version" || return 1
+	if command -v groff >/dev/null && command -v man >/dev/null; then
+		MANWIDTH=80 man -l "$MANPAGE" 2>/dev/null | sed 's/.\x08//g' >"$tmp/out"
+		! sed -n '1p;$p' "$tmp/out" | grep -q BSD ||
+			fail "man: header or footer says BSD: $(sed -n '1p;$p' "$tmp/out" | tr '\n' '|')" || return 1
+		tail -n 1 "$tmp/out" | grep -q "^memwalk $version " ||
+			fail "man: footer is '$(tail -n 1 "$tmp/out")'"
+	fi
 }
 
 # --- print layer ----------------------------------------------------------
@@ -795,7 +815,7 @@ test_pid_arguments() {
 	usage_error 99999999999 && stderr_has "bad PID '99999999999'" &&
 	usage_error 1 extra && stderr_has "unexpected argument 'extra'" &&
 	usage_error 1 --bogus && stderr_has "unrecognized option '--bogus'" &&
-	usage_error 1 --range && stderr_has "unrecognized option '--range'" &&
+	usage_error 1 --range && stderr_has "option '--range' requires an argument" &&
 	usage_error 1 --range 1000 && stderr_has "bad range '1000': expected START-END in hex" &&
 	usage_error 1 --range 1000-zz && stderr_has "expected START-END in hex" &&
 	usage_error 1 --range 1001-2000 &&
@@ -812,7 +832,7 @@ test_translate_arguments() {
 	usage_error translate 1 && stderr_has "missing argument" &&
 	usage_error translate 1 0x1000 3 && stderr_has "unexpected argument '3'" &&
 	usage_error translate x1 0x1000 && stderr_has "bad PID 'x1'" &&
-	usage_error translate 1 0xzz && stderr_has "bad address '0xzz': expected a hexadecimal number" &&
+	usage_error translate 1 0xzz && stderr_has "bad address '0xzz': expected a decimal number or a hexadecimal one with 0x" &&
 	usage_error translate 1 0x && stderr_has "bad address '0x'" &&
 	usage_error translate 1 0x10000000000000000 && stderr_has "bad address"
 }
@@ -927,7 +947,7 @@ test_fake_pfn_lists() {
 test_entry_only_needs_pages() {
 	run "$CLIENT" $$ --entry-only
 	expect_rc 1 && stderr_one_line && stdout_empty &&
-	stderr_has "--entry-only needs --pages or -J"
+	stderr_has "--entry-only needs --pages, --summary or -J"
 }
 
 # a lab-mode opener gets PFN 0 everywhere and no folio state: the client
@@ -980,7 +1000,7 @@ test_fake_errors() {
 test_fake_translate() {
 	fake "$FAKE_CLIENT" translate 4242 0x7f2000100a10
 	expect_rc 0 && expect_file translate-heap || return 1
-	fake "$FAKE_CLIENT" translate 4242 7f2000106000
+	fake "$FAKE_CLIENT" translate 4242 0x7f2000106000
 	expect_rc 0 && grep -q '^PTE *262 0ffffffffff7fe02 .* not present: swap format, type 1 offset 0x400,SWP_SOFT_DIRTY$' "$tmp/out" ||
 		fail "swap entry not decoded" || return 1
 	fake "$FAKE_CLIENT" translate 4242 0x7f2000400123
@@ -989,6 +1009,343 @@ test_fake_translate() {
 	fake "$FAKE_CLIENT" translate 4242 0x1000
 	expect_rc 0 && grep -qx 'VMA: none' "$tmp/out" && grep -qx 'page: none' "$tmp/out" ||
 		fail "unmapped address not reported as none"
+}
+
+# --- options as util-linux has them (issue 13) ------------------------------
+
+# -J, -n and -o before the command are the command's
+test_global_options() {
+	fake "$FAKE_CLIENT" info -J
+	expect_rc 0 && mv "$tmp/out" "$tmp/after" || return 1
+	for pre in -J --json "--json --"; do
+		fake "$FAKE_CLIENT" $pre info
+		expect_rc 0 && cmp -s "$tmp/after" "$tmp/out" ||
+			fail "'$pre info' differs from 'info -J'" || return 1
+	done
+	fake "$FAKE_CLIENT" $$ --pages -n -o range,pages
+	expect_rc 0 && sed 's/^/x/' "$tmp/out" >"$tmp/after" || return 1
+	fake "$FAKE_CLIENT" -n --output range,pages $$ --pages
+	expect_rc 0 && sed 's/^/x/' "$tmp/out" | cmp -s "$tmp/after" - ||
+		fail "'-n --output COLS PID --pages' differs from 'PID --pages -n -o COLS'" || return 1
+	usage_error --pages 1 && stderr_has "unrecognized option '--pages' (see 'memwalk-client --help')" &&
+	usage_error -J diff a b && stderr_has "diff: invalid option -- 'J'"
+}
+
+# "snapshot PID" is "PID"; both point to 'memwalk-client snapshot --help'
+test_snapshot_word() {
+	fake "$FAKE_CLIENT" $$ -n -o address,rss
+	expect_rc 0 && mv "$tmp/out" "$tmp/pid" || return 1
+	fake "$FAKE_CLIENT" snapshot $$ -n -o address,rss
+	expect_rc 0 && cmp -s "$tmp/pid" "$tmp/out" || fail "snapshot PID differs from PID" || return 1
+	fake "$FAKE_CLIENT" snapshot -n -o address,rss $$
+	expect_rc 0 && cmp -s "$tmp/pid" "$tmp/out" || fail "options before the PID differ" || return 1
+	usage_error snapshot && stderr_has "snapshot: missing argument (usage: memwalk-client snapshot PID [OPTIONS])" &&
+	usage_error snapshot 1 2 && stderr_has "unexpected argument '2'" &&
+	usage_error snapshot x && stderr_has "bad PID 'x'" &&
+	usage_error 1 --bogus && stderr_has "(see 'memwalk-client snapshot --help')" &&
+	usage_error snapshot 1 -x && stderr_has "snapshot: invalid option -- 'x' (see 'memwalk-client snapshot --help')"
+}
+
+# a missing option argument is named as such, in glibc's words
+test_missing_argument() {
+	usage_error -o && stderr_has "option requires an argument -- 'o'" &&
+	usage_error --output && stderr_has "option '--output' requires an argument" &&
+	usage_error 1 -r && stderr_has "option requires an argument -- 'r'" &&
+	usage_error 1 --save && stderr_has "option '--save' requires an argument" &&
+	usage_error 1 --pages -o && stderr_has "option requires an argument -- 'o'" &&
+	usage_error snapshot 1 --output && stderr_has "snapshot: option '--output' requires an argument" &&
+	usage_error show "$DATA/cow-after.json" -o && stderr_has "show: option requires an argument -- 'o'" &&
+	usage_error info --json=yes && stderr_has "info: option '--json' doesn't allow an argument" &&
+	usage_error translate 1 0x1000 --json=1 && stderr_has "option '--json' doesn't allow an argument"
+}
+
+# every short option in a --help has its long form on the same line
+test_long_options() {
+	for cmd in "" info status 1 show diff translate events; do
+		run "$CLIENT" $cmd --help
+		expect_rc 0 || return 1
+		if grep -E '^ +-[A-Za-z]([ ,]|$)' "$tmp/out" | grep -v -- ', --[a-z]' >"$tmp/short"; then
+			fail "'$cmd --help': a short option without a long one: $(head -n 1 "$tmp/short")"
+			return 1
+		fi
+	done
+	for cmd in info status translate; do
+		"$CLIENT" $cmd --help | grep -q -- '-J, --json' || fail "$cmd: no -J, --json" || return 1
+	done
+}
+
+# EXIT STATUS: 1 for a usage error, as the man page says
+test_exit_status_man() {
+	mandoc -Tascii -O width=200 "$MANPAGE" | sed 's/.\x08//g' |
+		sed -n '/^EXIT STATUS/,/^[A-Z]/p' >"$tmp/exit"
+	grep -q '^ *1 .*usage error' "$tmp/exit" ||
+		fail "EXIT STATUS does not give 1 for a usage error" || return 1
+	usage_error --bogus && usage_error 1 --range && usage_error translate 1 0755
+}
+
+# ADDR: decimal, or hex with 0x; never octal, never bare hex
+test_translate_bases() {
+	fake "$FAKE_CLIENT" translate 4242 0x7f2000100a10
+	expect_rc 0 && mv "$tmp/out" "$tmp/hex" || return 1
+	fake "$FAKE_CLIENT" translate 4242 $((0x7f2000100a10))
+	expect_rc 0 && cmp -s "$tmp/hex" "$tmp/out" ||
+		fail "decimal $((0x7f2000100a10)) is not 0x7f2000100a10" || return 1
+	fake "$FAKE_CLIENT" translate 4242 4096
+	expect_rc 0 && grep -qx 'pid 4242 address 0x1000' "$tmp/out" ||
+		fail "4096 not read as decimal" || return 1
+	fake "$FAKE_CLIENT" translate 4242 0X1000
+	expect_rc 0 && grep -qx 'pid 4242 address 0x1000' "$tmp/out" ||
+		fail "0X1000 not read as hex" || return 1
+	fake "$FAKE_CLIENT" translate 4242 0
+	expect_rc 0 && grep -qx 'pid 4242 address 0x0' "$tmp/out" || fail "0 refused" || return 1
+	usage_error translate 1 0755 && stderr_has "bad address '0755': a leading 0 is not octal here" &&
+	usage_error translate 1 7f2000100a10 && stderr_has "hexadecimal needs 0x, as in 0x7f2000100a10" &&
+	usage_error translate 1 18446744073709551616 && stderr_has "bad address '18446744073709551616'" &&
+	usage_error translate 1 -- -1 && stderr_has "bad address '-1'" &&
+	usage_error translate 1 +5 && stderr_has "bad address '+5'" &&
+	usage_error translate 1 ' 5' && stderr_has "bad address ' 5'"
+}
+
+# translate -J: the text's levels, physical address, VMA and page
+test_translate_json() {
+	for addr in 0x7f2000100a10 0x7f2000106000 0x7f2000400123 0x1000; do
+		fake "$FAKE_CLIENT" translate 4242 "$addr"
+		expect_rc 0 && mv "$tmp/out" "$tmp/text" || return 1
+		fake "$FAKE_CLIENT" translate --json 4242 "$addr"
+		expect_rc 0 || return 1
+		python3 - "$tmp/text" "$tmp/out" <<'PY' >"$tmp/err" 2>&1 || fail "$addr: $(tail -n 1 "$tmp/err")" || return 1
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+doc = json.load(open(sys.argv[2]))
+assert text[0] == "pid %d address 0x%x" % (doc["pid"], doc["address"]), text[0]
+rows = [l.split(None, 5) for l in text if l[:3] in ("PGD", "P4D", "PUD", "PMD", "PTE")]
+assert len(rows) == len(doc["levels"]), (rows, doc["levels"])
+for r, l in zip(rows, doc["levels"]):
+    assert r[0] == l["level"] and int(r[1]) == l["index"], (r, l)
+    assert int(r[2], 16) == l["entry"] and int(r[3], 16) == l["table"], (r, l)
+    assert (r[4] == "-") == ("next" not in l), (r, l)
+    assert r[4] == "-" or int(r[4], 16) == l["next"], (r, l)
+    assert (r[5] if len(r) > 5 else "") == l["bits"], (r, l)
+phys = [l for l in text if l.startswith("physical address: ")]
+assert (int(phys[0].split()[-1], 16) if phys else None) == doc.get("physical_address")
+vma = [l for l in text if l.startswith("VMA: ")][0]
+if vma == "VMA: none":
+    assert "vma" not in doc
+else:
+    s, e = vma.split()[1].split("-")
+    assert (int(s, 16), int(e, 16)) == (doc["vma"]["start"], doc["vma"]["end"])
+if "page: none" in text:
+    assert "page" not in doc
+else:
+    p = doc["page"]
+    assert p["nr_pages"] == 1 and p["start"] == doc["address"] & ~4095, p
+    assert any(("%x" % p["pfn"]) in l or ("%d:%x" % (p["swap_type"], p["pfn"])) in l
+               for l in text), p
+PY
+	done
+}
+
+# --save FILE: mode 0600 whatever the umask and the old file's mode
+test_save_mode() {
+	: >"$tmp/old.json" && chmod 0644 "$tmp/old.json" || return 1
+	for f in "$tmp/new.json" "$tmp/old.json"; do
+		run sh -c 'umask 0; exec env MW_FAKE_SNAPSHOT="$1" "$2" $$ --save "$3"' sh \
+			"$DATA/cow-after.json" "$FAKE_CLIENT" "$f"
+		expect_rc 0 || return 1
+		[ "$(stat -c %a "$f")" = 600 ] || fail "$f has mode $(stat -c %a "$f"), not 600" || return 1
+		python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$f" ||
+			fail "$f is not JSON" || return 1
+	done
+}
+
+# a symbolic link (or a non-file) at FILE is refused, its target untouched
+test_save_symlink() {
+	echo precious >"$tmp/target" && ln -s "$tmp/target" "$tmp/link" || return 1
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" "$FAKE_CLIENT" $$ --save "$tmp/link"
+	expect_rc 1 && stderr_one_line && stdout_empty &&
+	stderr_has "refusing to save to $tmp/link: it is a symbolic link" || return 1
+	[ -L "$tmp/link" ] && [ "$(cat "$tmp/target")" = precious ] ||
+		fail "the link or its target changed" || return 1
+	ln -s "$tmp/nowhere" "$tmp/dangling" || return 1
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" "$FAKE_CLIENT" $$ --save "$tmp/dangling"
+	expect_rc 1 && stderr_has "is a symbolic link" || return 1
+	[ ! -e "$tmp/nowhere" ] || fail "written through a dangling link" || return 1
+	mkdir "$tmp/adir" || return 1
+	run env MW_FAKE_SNAPSHOT="$DATA/cow-after.json" "$FAKE_CLIENT" $$ --save "$tmp/adir"
+	expect_rc 1 && stderr_one_line && stderr_has "it is not a regular file"
+}
+
+# A write that fails (the file size limit, RLIMIT_FSIZE: EFBIG) leaves the
+# old file as it was and no temporary file behind; one that works
+# replaces it whole.
+test_save_atomic() {
+	mkdir "$tmp/sv" && echo '{"old": true}' >"$tmp/sv/a.json" || return 1
+	run sh -c 'trap "" XFSZ; ulimit -f 1 || exit 99
+		exec env MW_FAKE_SNAPSHOT="$1" "$2" $$ --save "$3"' sh \
+		"$DATA/smaps-rules.json" "$FAKE_CLIENT" "$tmp/sv/a.json"
+	expect_rc 1 || return 1
+	[ "$(cat "$tmp/sv/a.json")" = '{"old": true}' ] || fail "the old file changed" || return 1
+	stderr_one_line && stdout_empty &&
+	stderr_has "cannot write $tmp/sv/a.json, left as it was [EFBIG" || return 1
+	[ "$(ls -A "$tmp/sv")" = a.json ] || fail "left behind: $(ls -A "$tmp/sv" | tr '\n' ' ')" || return 1
+	ino=$(stat -c %i "$tmp/sv/a.json")
+	run env MW_FAKE_SNAPSHOT="$DATA/smaps-rules.json" "$FAKE_CLIENT" $$ --save "$tmp/sv/a.json"
+	expect_rc 0 && [ "$(ls -A "$tmp/sv")" = a.json ] || fail "not saved alone" || return 1
+	[ "$(stat -c %i "$tmp/sv/a.json")" != "$ino" ] ||
+		fail "written in place, not renamed over" || return 1
+	run "$CLIENT" show "$tmp/sv/a.json" -n -o address,rss
+	expect_rc 0 && "$CLIENT" show "$DATA/smaps-rules.json" -n -o address,rss | cmp -s - "$tmp/out" ||
+		fail "the saved file is not the snapshot"
+}
+
+# --save -: the document on standard output, as -J prints it
+test_save_stdout() {
+	fake "$FAKE_CLIENT" $$ -J
+	expect_rc 0 && mv "$tmp/out" "$tmp/j" || return 1
+	fake "$FAKE_CLIENT" $$ --save -
+	expect_rc 0 && [ ! -s "$tmp/err" ] && [ ! -e ./- ] || fail "--save - failed" || return 1
+	python3 - "$tmp/j" "$tmp/out" <<'PY' >"$tmp/err" 2>&1 || fail "$(tail -n 1 "$tmp/err")" || return 1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+del a["time_ns"], b["time_ns"]
+assert a == b, "--save - differs from -J"
+PY
+	usage_error 1 --save - --pages && stderr_has "--save - prints the snapshot on standard output in place of any view"
+}
+
+# --no-pfn: pages alike but for their PFN are one run, in text and JSON,
+# also when every call returns one page
+test_no_pfn() {
+	for max in 0 1; do
+		run env MW_FAKE_SNAPSHOT="$DATA/scattered.json" MW_FAKE_MAX_PAGES=$max \
+			"$FAKE_CLIENT" $$ --pages --no-pfn -n -o range,pages,state,type,pfn
+		expect_rc 0 || return 1
+		printf '%s\n' '00007f0000000000-00007f000000a000 rw-p 00000000 00:00 0 [ anon ]' \
+			'  00007f0000000000-00007f0000006000 6 present anon,excl -' \
+			'  00007f0000006000-00007f0000008000 2 present zero      -' >"$tmp/expected"
+		cmp -s "$tmp/expected" "$tmp/out" || fail "max $max: not two runs" || return 1
+	done
+	run env MW_FAKE_SNAPSHOT="$DATA/scattered.json" "$FAKE_CLIENT" $$ --pages -n -o range
+	expect_rc 0 && [ "$(grep -c '^  ' "$tmp/out")" -eq 6 ] ||
+		fail "without --no-pfn not the fixture's 6 runs" || return 1
+	run env MW_FAKE_SNAPSHOT="$DATA/smaps-rules.json" "$FAKE_CLIENT" $$ --no-pfn -J
+	expect_rc 0 || return 1
+	python3 - "$DATA/smaps-rules.json" "$tmp/out" <<'PY' >"$tmp/err" 2>&1 || fail "$(tail -n 1 "$tmp/err")"
+import json, sys
+fix, live = (json.load(open(p)) for p in sys.argv[1:])
+assert "no_pfn" in live["flag_names"], live["flag_names"]
+def pages(d):
+    return [(r["start"] + i * 4096, r["flags"], r["folio_flags"])
+            for v in d["vmas"] for r in v["runs"] for i in range(r["nr_pages"])]
+assert pages(fix) == pages(live), "not the same pages"
+for v in live["vmas"]:
+    for a, b in zip(v["runs"], v["runs"][1:]):
+        assert a["pfn"] == 0
+        same = all(a[k] == b[k] for k in ("flags", "folio_flags", "mapcount", "refcount", "nid", "order", "lru_gen"))
+        assert not (same and a["end"] == b["start"]), ("not merged", a, b)
+PY
+}
+
+# --summary: pages per state and flag combination, against a count of the
+# fixture's pages made here; text and JSON agree, -n drops heading and total
+test_summary() {
+	for f in smaps-rules scattered thp-after swap-after; do
+		run env MW_FAKE_SNAPSHOT="$DATA/$f.json" MW_FAKE_MAX_PAGES=3 \
+			"$FAKE_CLIENT" $$ --pages --summary -J
+		expect_rc 0 && mv "$tmp/out" "$tmp/sum.json" || return 1
+		run env MW_FAKE_SNAPSHOT="$DATA/$f.json" "$FAKE_CLIENT" snapshot $$ --summary
+		expect_rc 0 && mv "$tmp/out" "$tmp/sum.txt" || return 1
+		run env MW_FAKE_SNAPSHOT="$DATA/$f.json" "$FAKE_CLIENT" $$ --summary -n
+		expect_rc 0 || return 1
+		python3 - "$DATA/$f.json" "$tmp/sum.json" "$tmp/sum.txt" "$tmp/out" <<'PY' >"$tmp/err" 2>&1 || fail "$f: $(tail -n 1 "$tmp/err")" || return 1
+import collections, json, sys
+fix, doc = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+text, bare = open(sys.argv[3]).read().splitlines(), open(sys.argv[4]).read().splitlines()
+want = collections.Counter()
+for v in fix["vmas"]:
+    for r in v["runs"]:
+        for i in range(r["nr_pages"]):      # page by page
+            f = r["flags"]
+            want[(f & 7, (f >> 3) & 3, f & 0x1fffe0, r["folio_flags"])] += 1
+states = {1: "present", 2: "swap", 3: "migration", 4: "device", 5: "hwpoison", 6: "marker", 7: "shmem-swap"}
+levels = {0: "pte", 1: "pmd", 2: "pud"}
+got = collections.Counter()
+for t in doc["page_types"]:
+    k = ([s for s, n in states.items() if n == t["state"]][0],
+         [l for l, n in levels.items() if n == t["level"]][0], t["flags"], t["folio_flags"])
+    assert k not in got, ("a kind twice", t)
+    got[k] = t["pages"]
+    assert t["kbytes"] == t["pages"] * 4, t
+assert got == want, (sorted(got.items()), sorted(want.items()))
+assert doc["total_pages"] == sum(want.values())
+assert text[0].split() == ["PAGES", "KB", "STATE", "LEVEL", "BITS", "TYPE", "FLAGS"], text[0]
+assert text[-1].split() == [str(doc["total_pages"]), str(doc["total_kbytes"]), "total"], text[-1]
+rows = [l.split() for l in text[1:-1]]
+assert [(int(r[0]), r[2], r[3]) for r in rows] == \
+       [(t["pages"], t["state"], t["level"]) for t in doc["page_types"]], rows
+assert [l.split() for l in bare] == [l.split() for l in text[1:-1]], \
+       "-n is not the lines without heading and total"
+PY
+	done
+	usage_error 1 --summary -o pages && stderr_has "--output does not apply to --summary"
+}
+
+# a module of another uapi version: one warning, and the command goes on
+test_uapi_warning() {
+	for args in "info" "translate 4242 0x7f2000100a10" "$$ -n -o address"; do
+		fake MW_FAKE_UAPI=3 "$FAKE_CLIENT" $args
+		expect_rc 0 && [ -s "$tmp/out" ] || fail "'$args' did not go on" || return 1
+		[ "$(grep -c 'warning: module reports memwalk uapi version 3, this client was built with' "$tmp/err")" -eq 1 ] &&
+		stderr_one_line || fail "'$args': not one warning" || return 1
+	done
+	fake MW_FAKE_UAPI=1 "$FAKE_CLIENT" $$ -J
+	expect_rc 0 && stderr_one_line && stderr_has "module reports memwalk uapi version 1" || return 1
+	fake "$FAKE_CLIENT" info
+	expect_rc 0 && [ ! -s "$tmp/err" ] || fail "a warning for the same version"
+}
+
+# bash completion: every command of --help, options from each command's
+# --help, PIDs, columns after -o, files; installed by make and the package
+COMPLETION=${COMPLETION:-$here/../bash-completion/memwalk-client}
+test_completion() {
+	"$CLIENT" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p' >"$tmp/commands"
+	[ -s "$tmp/commands" ] || fail "no commands in --help" || return 1
+	run bash -c '
+	. "$1" || { echo "cannot source $1"; exit 1; }
+	client=$2 data=$3 commands=$4
+	comp() { COMP_WORDS=("$client" "$@"); COMP_CWORD=$#; _memwalk_client
+		printf "%s\n" "${COMPREPLY[@]}"; }
+	has() { local words=$1; shift; local w
+		for w; do grep -qxF -- "$w" <<<"$words" || { echo "lacks $w: ${words//$'\''\n'\''/ }"; exit 1; }; done; }
+	hasnt() { [ -z "$1" ] || { echo "offered: ${1//$'\''\n'\''/ } ($2)"; exit 1; }; }
+	has "$(comp "")" $(cat "$commands") $$
+	has "$(comp sn)" snapshot
+	has "$(comp -)" -J --json -n --noheadings -o --output -h --help -V --version
+	has "$(comp snapshot --)" --summary --no-pfn --save --pages --range --json --no-folio --entry-only
+	has "$(comp 1 -)" -r --range -J -o -n --summary
+	has "$(comp -J $$ --sum)" --summary
+	has "$(comp info --)" --json --help
+	has "$(comp translate -)" -J --json
+	has "$(comp 1 -o rss,di)" rss,dirty
+	has "$(comp 1 --output add)" address
+	has "$(comp translate "")" $$
+	hasnt "$(comp translate 1 "")" "after the PID"
+	has "$(comp snapshot "")" $$
+	hasnt "$(comp snapshot 1 "")" "after the PID"
+	has "$(comp show "$data/cow-a")" "$data/cow-after.json"
+	has "$(comp diff "$data/cow-after.json" "$data/cow-b")" "$data/cow-before.json"
+	has "$(comp 1 --save "$data/thp-a")" "$data/thp-after.json"
+	has "$(comp 1 --save -)" -
+	has "$(comp events --pid "")" $$
+	complete -p memwalk-client | grep -q -- "-F _memwalk_client" || { echo "not registered"; exit 1; }
+	' sh "$COMPLETION" "$CLIENT" "$DATA" "$tmp/commands"
+	expect_rc 0 || fail "$(tail -n 1 "$tmp/out")" || return 1
+	top=$here/../..
+	grep -qx 'userspace/bash-completion/memwalk-client usr/share/bash-completion/completions/' \
+		"$top/debian/memwalk-client.install" || fail "the package does not install it" || return 1
+	make -s -n -C "$top" install-client DESTDIR=/nowhere 2>/dev/null |
+		grep -q 'install .*userspace/bash-completion/memwalk-client.*/nowhere/usr/local/share/bash-completion/completions/memwalk-client' ||
+		fail "make install-client does not install it"
 }
 
 # libmemwalk returns its errors and prints nothing (tests/lib-test.c).
@@ -1041,6 +1398,7 @@ else
 fi
 t "man page passes mandoc -Tlint -W warning" test_man_lint
 t "man page has the sections and documents every command" test_man_commands
+t "man page: header and footer name memwalk and its version, not BSD" test_man_header
 t "print layer: text output" test_print_text
 if command -v python3 >/dev/null; then
 	t "print layer: JSON output is valid and round-trips" test_print_json
@@ -1107,5 +1465,28 @@ t "PID (fake device): PFNs hidden in lab mode are flagged, not shown as 0" test_
 t "PID (fake device): taken again when the address space changes" test_fake_retry
 t "PID and translate (fake device): errno mapping and exit status" test_fake_errors
 t "translate (fake device): levels decoded, VMA and page" test_fake_translate
+t "-J, -n, -o before the command are the command's" test_global_options
+t "snapshot PID is PID; errors point to 'snapshot --help'" test_snapshot_word
+t "a missing option argument is reported as such, exit 1" test_missing_argument
+t "every short option has a long one; -J/--json where JSON is printed" test_long_options
+t "usage errors exit 1, as EXIT STATUS says" test_exit_status_man
+t "translate ADDR: decimal, 0x hex; octal and bare hex refused" test_translate_bases
+if command -v python3 >/dev/null; then
+	t "translate -J: the text's levels, address, VMA and page" test_translate_json
+	t "PID --save: mode 0600 whatever the umask or old mode" test_save_mode
+	t "PID --save - : the JSON document on standard output" test_save_stdout
+	t "PID --pages --no-pfn: pages alike but for the PFN are one run" test_no_pfn
+	t "PID --summary: pages per state and flags, against a count of the fixture" test_summary
+else
+	t "translate -J, --save, --no-pfn, --summary (python3 needed)" false
+fi
+t "PID --save: a symbolic link or a non-file is refused, untouched" test_save_symlink
+t "PID --save: a failed write (RLIMIT_FSIZE) leaves the old file whole" test_save_atomic
+t "a module of another uapi version: one warning, the command goes on" test_uapi_warning
+if command -v bash >/dev/null; then
+	t "bash completion: commands, options, PIDs, columns, files; installed" test_completion
+else
+	t "bash completion (bash needed)" false
+fi
 
 tap_end
