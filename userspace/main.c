@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,7 +107,11 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int ret = run(argc, argv);
+	int ret;
+
+	/* the tables' widths and escaping follow the locale's encoding */
+	setlocale(LC_CTYPE, "");
+	ret = run(argc, argv);
 
 	/* Output that did not reach its destination is a failure too. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {

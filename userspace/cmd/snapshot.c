@@ -25,7 +25,7 @@ static void usage(const struct mw_command *cmd)
 	       "Options:\n"
 	       "  -r, --range START-END  only the addresses from START to END (hex, page aligned)\n",
 	       MW_PROG, cmd->name, cmd->args);
-	mw_view_help_options(stdout);
+	mw_view_help_options(stdout, false);
 	printf("      --no-folio         page-table entries only, without folio state\n"
 	       "      --entry-only       what the entries say, no page looked at (fastest;\n"
 	       "                         with --pages or -J)\n"
@@ -94,6 +94,32 @@ static int save_json(const struct mw_snapshot *snap, const char *path)
 	return MW_EXIT_OK;
 }
 
+/*
+ * The command line of @pid for the heading, as pmap shows it (arguments
+ * joined by blanks); NULL when it cannot be read or is empty (a kernel
+ * thread, a zombie): the heading then has the snapshot's comm.
+ */
+static const char *read_cmdline(int32_t pid, char *buf, size_t len)
+{
+	char path[32];
+	size_t n, i;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return NULL;
+	n = fread(buf, 1, len - 1, fp);
+	fclose(fp);
+	while (n && !buf[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return n ? buf : NULL;
+}
+
 static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -111,13 +137,15 @@ static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 	struct mw_device *dev;
 	struct mw_error err;
 	const char *range = NULL, *save = NULL;
+	static char cmdline[4096];
 	int c, ret;
 
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+r:" MW_VIEW_SHORTOPTS "h", longopts,
 				NULL)) != -1) {
-		if (mw_view_option(&view, c, optarg))
+		/* -r is --range here; --raw has no short form */
+		if (c != 'r' && mw_view_option(&view, c, optarg))
 			continue;
 		switch (c) {
 		case 'r':
@@ -144,7 +172,7 @@ static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	/* The table's anon/file/shared columns need the struct page. */
-	if (opts.entry_only && !view.pages && !view.json) {
+	if (opts.entry_only && mw_view_is_table(&view)) {
 		mw_err("%s: --entry-only needs --pages or -J", cmd->name);
 		return MW_EXIT_FAILURE;
 	}
@@ -162,8 +190,11 @@ static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 		return mw_report(&err);
 	if (save)
 		ret = save_json(snap, save);
-	if (!ret)
-		mw_view_render(snap, &view);
+	if (!ret) {
+		view.cmdline = read_cmdline(opts.pid, cmdline, sizeof(cmdline));
+		if (!mw_view_render(snap, &view))
+			ret = MW_EXIT_FAILURE;
+	}
 	mw_snapshot_free(snap);
 	return ret;
 }
