@@ -62,7 +62,7 @@ static const struct mw_col table_columns[] = {
 	{ "offset", 1, 0, COL_OFFSET, NULL, "offset in the file (hex bytes)" },
 	{ "device", 1, 0, COL_DEVICE, NULL, "device of the file (major:minor, hex)" },
 	{ "inode", 1, NUM, COL_INODE, NULL, "inode of the file" },
-	{ "flags", 0.2, MW_COL_WRAP, COL_FLAGS, NULL, "VMA flags, by name" },
+	{ "flags", 0.2, MW_COL_TRUNC, COL_FLAGS, NULL, "VMA flags, by name" },
 	{ "runs", 1, NUM, COL_RUNS, NULL, "page runs reported" },
 	{ "mapping", 0.3, MW_COL_TRUNC, COL_MAPPING, NULL,
 	  "file or [heap], [stack], [ anon ], ..." },
@@ -85,7 +85,7 @@ static const struct mw_col page_columns[] = {
 	{ "node", 1, NUM, COL_NODE, NULL, "NUMA node" },
 	{ "order", 1, NUM, COL_ORDER, NULL, "folio order" },
 	{ "gen", 1, MW_COL_RIGHT, COL_GEN, NULL, "MGLRU generation age (0 youngest)" },
-	{ "flags", 0.3, MW_COL_WRAP, COL_FOLIO, NULL, "folio flags, by name" },
+	{ "flags", 0.3, MW_COL_TRUNC, COL_FOLIO, NULL, "folio flags, by name" },
 	{ "mapping", 0.2, MW_COL_TRUNC, COL_MAPPING, NULL,
 	  "the VMA's file or [heap], [stack], [ anon ], ..." },
 };

@@ -663,6 +663,17 @@ assert len({len(l) for l in lines}) == 1, lines' "$tmp/out" 2>"$tmp/err" ||
 	grep -qxF '/tmp/gr\xc3\xbc\xc3\x9f' "$tmp/out" || fail "C locale: not escaped"
 }
 
+# On a terminal the table fits its width: the mapping is cut, not wrapped;
+# a pipe gets it whole (the other tests).
+test_table_terminal() {
+	script -qc "stty cols 50; \"$CLIENT\" show \"$DATA/smaps-rules.json\" -o address,rss,pss,mode,mapping" \
+		/dev/null </dev/null 2>"$tmp/err" | tr -d '\r' >"$tmp/out"
+	sed '1d;$d' "$tmp/out" | awk 'length($0) > 50 { bad = 1 } END { exit bad }' ||
+		fail "a line wider than the terminal's 50 columns" || return 1
+	grep -q '^00007f2000000000 .* r-xp /usr/lib/x86_64-li' "$tmp/out" &&
+	! grep -q 'libzoo' "$tmp/out" || fail "the mapping is not cut to fit"
+}
+
 # A snapshot taken --entry-only has no table, as the live command refuses it;
 # its JSON says which counts are not what smaps would say.
 test_entry_only_show() {
@@ -1118,6 +1129,11 @@ if command -v python3 >/dev/null; then
 	t "tables: -J of the chosen columns (human, -b, --pages nested)" test_table_json
 	t "tables: control characters in names escaped, never raw" test_table_escapes
 	t "tables: UTF-8 widths in a UTF-8 locale, escaped in C" test_table_utf8
+	if command -v script >/dev/null; then
+		t "tables: cut to the terminal's width" test_table_terminal
+	else
+		skip "tables: cut to the terminal's width" "script(1) not installed"
+	fi
 	t "show of an --entry-only snapshot: no table; JSON says not exact" test_entry_only_show
 	t "show of a --no-folio snapshot: folio counts unknown, not guessed" test_no_folio_show
 else
