@@ -208,8 +208,6 @@ bool mw_table_start(struct mw_table *t, const char *name)
 			fl |= SCOLS_FL_RIGHT;
 		if (c->flags & MW_COL_TRUNC)
 			fl |= SCOLS_FL_TRUNC;
-		if (c->flags & MW_COL_WRAP)
-			fl |= SCOLS_FL_WRAP;
 		/* A tree in text only: raw and JSON get the lines flat or nested. */
 		if ((c->flags & MW_COL_TREE) && !tree && !t->opts->raw) {
 			fl |= SCOLS_FL_TREE;

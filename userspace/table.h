@@ -24,8 +24,7 @@
 #define MW_COL_NUMBER	(1u << 1)	/* a count: a JSON number, sorted as one */
 #define MW_COL_SIZE	(1u << 2)	/* a size in kB: human, bytes with -b */
 #define MW_COL_TRUNC	(1u << 3)	/* may be cut to fit the terminal */
-#define MW_COL_WRAP	(1u << 4)	/* may wrap to fit the terminal */
-#define MW_COL_TREE	(1u << 5)	/* holds the tree (children indented) */
+#define MW_COL_TREE	(1u << 4)	/* holds the tree (children indented) */
 
 /* A column: its -o name is its heading too (in upper case). */
 struct mw_col {
