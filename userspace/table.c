@@ -242,6 +242,7 @@ bool mw_table_start(struct mw_table *t, const char *name)
 	return true;
 
 out_nomem:
+	mw_table_free(t);
 	mw_err("cannot set up a table [%s]", mw_errno_text(ENOMEM));
 	return false;
 }
