@@ -41,7 +41,16 @@ cp /bin/busybox "$r/bin/busybox"
 install -m 0755 "$MW_TOP/scripts/guest/init" "$r/init"
 cp "$run" "$r/etc/memwalk/run"
 cp "$ko" "$r/lib/memwalk/memwalk.ko"
-[ -x "$MW_TOP/userspace/memwalk-client" ] && cp "$MW_TOP/userspace/memwalk-client" "$r/bin/"
+client=$MW_TOP/userspace/memwalk-client
+if [ -x "$client" ]; then
+	cp "$client" "$r/bin/"
+	# The client links libsmartcols, which Debian ships shared only: its
+	# shared libraries and loader go where ldd finds them on the host.
+	for lib in $(ldd "$client" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$r$(dirname "$lib")"
+		cp -L "$lib" "$r$lib"
+	done
+fi
 for t in "$MW_TOP"/selftests/memwalk_*; do
 	[ -x "$t" ] && [ -f "$t" ] && cp "$t" "$r/selftests/"
 done

@@ -51,7 +51,7 @@ FIXTURE_TEARDOWN(client)
 }
 
 /*
- * memwalk-client PID -o ... -n: one line per VMA, its kB columns equal to
+ * memwalk-client PID -o ... -n -b: one line per VMA, its sizes (bytes) equal to
  * smaps (Size, Rss, Pss, Shared_Dirty + Private_Dirty, Swap, Anonymous,
  * the three PmdMapped, the two Hugetlb, Referenced), its mode and mapping
  * equal to maps ("[ anon ]" for a VMA without a name).
@@ -61,7 +61,7 @@ TEST_F(client, client_columns_equal_smaps)
 	char pidstr[16];
 	const char *argv[] = { mw_client_path(), pidstr, "-o",
 			       "address,kbytes,rss,pss,dirty,swap,anon,thp,hugetlb,referenced,mode,mapping",
-			       "-n", NULL };
+			       "-n", "-b", NULL };
 	struct mw_smaps *sm;
 	char *out, *err, *line, *save;
 	size_t nr, i = 0, n = 0;
@@ -77,11 +77,16 @@ TEST_F(client, client_columns_equal_smaps)
 		const struct mw_smaps *m;
 		const char *mapping;
 		char mode[8];
-		int pos = 0;
+		int pos = 0, k;
 
 		ASSERT_EQ(12, sscanf(line, "%llx %llu %llu %llu %llu %llu %llu %llu %llu %llu %7s %n",
 				     &addr, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
 				     &v[7], &v[8], mode, &pos) + !!pos) TH_LOG("line: %s", line);
+		/* -b: bytes, where smaps says kB */
+		for (k = 0; k < 9; k++) {
+			EXPECT_EQ(0, v[k] % 1024) TH_LOG("not whole kB: %s", line);
+			v[k] /= 1024;
+		}
 		while (i < nr && sm[i].map.start != addr)
 			i++;
 		ASSERT_LT(i, nr) TH_LOG("no smaps VMA at %llx", addr);

@@ -1,28 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client: the text views of a snapshot, the pmap-like table (one
- * row per VMA) and --pages (one line per page run), with util-linux style
- * column selection (-o) and -n; -J hands over to lib/snapjson.c.
+ * memwalk-client: the views of a snapshot, the pmap -X-like table (one row
+ * per VMA, then the totals) and --pages (each VMA with its page runs as
+ * children), as libsmartcols tables (table.h); -J alone hands the whole
+ * snapshot over to lib/snapjson.c (schema 1).
  *
- * Columns are separated by one space and padded to the widest cell (numbers
- * right-aligned); cells never contain spaces except the Mapping column,
- * which is last by default.  Widths are found in a first pass that renders
- * every cell and thrown away; the second pass prints.
+ * A count the snapshot cannot tell as smaps would (summary.h: Pss without
+ * folio state, say) is shown as '-' (null in JSON), never as a number.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "memwalk-client.h"
 #include "names.h"
+#include "print.h"
 #include "snapjson.h"
 #include "summary.h"
 #include "view.h"
 
 #define CELL_MAX	4200	/* a path (PATH_MAX) and then some */
 
-enum col_kind {
+enum col_id {
+	/* the table */
 	COL_ADDRESS, COL_END, COL_KB, COL_MODE, COL_OFFSET, COL_DEVICE,
 	COL_INODE, COL_FLAGS, COL_RUNS, COL_MAPPING,
 	/* --pages */
@@ -30,353 +31,316 @@ enum col_kind {
 	COL_MAPCOUNT, COL_REFCOUNT, COL_NODE, COL_ORDER, COL_GEN, COL_FOLIO,
 };
 
-struct column {
-	const char *name;	/* for -o */
-	const char *header;
-	enum col_kind kind;
-	const char *field;	/* COL_KB: struct mw_summary field */
-	bool right;
-	const char *help;
+#define KB(n, f, text)	{ n, 1, MW_COL_RIGHT | MW_COL_SIZE, COL_KB, #f, text }
+#define NUM		(MW_COL_RIGHT | MW_COL_NUMBER)
+
+static const struct mw_col table_columns[] = {
+	{ "address", 16, 0, COL_ADDRESS, NULL, "start of the VMA (hex)" },
+	{ "end", 16, 0, COL_END, NULL, "end of the VMA (hex, exclusive)" },
+	KB("kbytes", size, "size of the VMA (smaps Size)"),
+	KB("rss", rss, "resident (smaps Rss)"),
+	KB("pss", pss, "proportional share (smaps Pss)"),
+	KB("dirty", dirty, "smaps Shared_Dirty + Private_Dirty"),
+	KB("swap", swap, "in swap (smaps Swap; see the man page for shmem)"),
+	KB("thp", thp, "mapped by PMDs (AnonHugePages + ShmemPmdMapped + FilePmdMapped)"),
+	KB("hugetlb", hugetlb, "smaps Shared_Hugetlb + Private_Hugetlb"),
+	KB("anon", anonymous, "anonymous (smaps Anonymous)"),
+	KB("locked", locked, "Pss of mlocked VMAs (smaps Locked)"),
+	KB("referenced", referenced, "smaps Referenced"),
+	KB("shared_clean", shared_clean, "smaps Shared_Clean"),
+	KB("shared_dirty", shared_dirty, "smaps Shared_Dirty"),
+	KB("private_clean", private_clean, "smaps Private_Clean"),
+	KB("private_dirty", private_dirty, "smaps Private_Dirty"),
+	KB("lazyfree", lazyfree, "smaps LazyFree"),
+	KB("ksm", ksm, "smaps KSM"),
+	KB("anon_thp", anon_thp, "smaps AnonHugePages"),
+	KB("shmem_thp", shmem_thp, "smaps ShmemPmdMapped"),
+	KB("file_thp", file_thp, "smaps FilePmdMapped"),
+	KB("shared_hugetlb", shared_hugetlb, "smaps Shared_Hugetlb"),
+	KB("private_hugetlb", private_hugetlb, "smaps Private_Hugetlb"),
+	{ "mode", 4, 0, COL_MODE, NULL, "permissions, as in /proc/PID/maps" },
+	{ "offset", 1, 0, COL_OFFSET, NULL, "offset in the file (hex bytes)" },
+	{ "device", 1, 0, COL_DEVICE, NULL, "device of the file (major:minor, hex)" },
+	{ "inode", 1, NUM, COL_INODE, NULL, "inode of the file" },
+	{ "flags", 0.2, MW_COL_TRUNC, COL_FLAGS, NULL, "VMA flags, by name" },
+	{ "runs", 1, NUM, COL_RUNS, NULL, "page runs reported" },
+	{ "mapping", 0.3, MW_COL_TRUNC, COL_MAPPING, NULL,
+	  "file or [heap], [stack], [ anon ], ..." },
 };
 
-#define KB(n, h, f, text) { n, h, COL_KB, #f, true, text }
-
-static const struct column table_columns[] = {
-	{ "address", "Address", COL_ADDRESS, NULL, false, "start of the VMA (hex)" },
-	{ "end", "End", COL_END, NULL, false, "end of the VMA (hex, exclusive)" },
-	KB("kbytes", "Kbytes", size, "size of the VMA (smaps Size)"),
-	KB("rss", "RSS", rss, "resident (smaps Rss)"),
-	KB("pss", "PSS", pss, "proportional share (smaps Pss)"),
-	KB("dirty", "Dirty", dirty, "smaps Shared_Dirty + Private_Dirty"),
-	KB("swap", "Swap", swap, "in swap (smaps Swap; see the man page for shmem)"),
-	KB("thp", "THP", thp, "mapped by PMDs (AnonHugePages + ShmemPmdMapped + FilePmdMapped)"),
-	KB("hugetlb", "Hugetlb", hugetlb, "smaps Shared_Hugetlb + Private_Hugetlb"),
-	KB("anon", "Anon", anonymous, "anonymous (smaps Anonymous)"),
-	KB("locked", "Locked", locked, "Pss of mlocked VMAs (smaps Locked)"),
-	KB("referenced", "Referenced", referenced, "smaps Referenced"),
-	KB("shared_clean", "Shared_Clean", shared_clean, "smaps Shared_Clean"),
-	KB("shared_dirty", "Shared_Dirty", shared_dirty, "smaps Shared_Dirty"),
-	KB("private_clean", "Private_Clean", private_clean, "smaps Private_Clean"),
-	KB("private_dirty", "Private_Dirty", private_dirty, "smaps Private_Dirty"),
-	KB("lazyfree", "LazyFree", lazyfree, "smaps LazyFree"),
-	KB("ksm", "KSM", ksm, "smaps KSM"),
-	KB("anon_thp", "AnonHugePages", anon_thp, "smaps AnonHugePages"),
-	KB("shmem_thp", "ShmemPmdMapped", shmem_thp, "smaps ShmemPmdMapped"),
-	KB("file_thp", "FilePmdMapped", file_thp, "smaps FilePmdMapped"),
-	KB("shared_hugetlb", "Shared_Hugetlb", shared_hugetlb, "smaps Shared_Hugetlb"),
-	KB("private_hugetlb", "Private_Hugetlb", private_hugetlb, "smaps Private_Hugetlb"),
-	{ "mode", "Mode", COL_MODE, NULL, false, "permissions, as in /proc/PID/maps" },
-	{ "offset", "Offset", COL_OFFSET, NULL, false, "offset in the file (hex bytes)" },
-	{ "device", "Device", COL_DEVICE, NULL, false, "device of the file (major:minor, hex)" },
-	{ "inode", "Inode", COL_INODE, NULL, true, "inode of the file" },
-	{ "flags", "Flags", COL_FLAGS, NULL, false, "VMA flags, by name" },
-	{ "runs", "Runs", COL_RUNS, NULL, true, "page runs reported" },
-	{ "mapping", "Mapping", COL_MAPPING, NULL, false, "file or [heap], [stack], [ anon ], ..." },
-};
-
-static const struct column page_columns[] = {
-	{ "range", "RANGE", COL_RANGE, NULL, false, "virtual addresses START-END (hex)" },
-	{ "pages", "PAGES", COL_PAGES, NULL, true, "base pages in the run" },
-	{ "state", "STATE", COL_STATE, NULL, false, "present, swap, migration, device, hwpoison, marker, shmem-swap" },
-	{ "level", "LEVEL", COL_LEVEL, NULL, false, "pte, pmd or pud" },
-	{ "bits", "BITS", COL_BITS, NULL, false, "entry bits: W U D A SD(soft-dirty) WP(uffd-wp) NX G" },
-	{ "type", "TYPE", COL_TYPE, NULL, false, "zero, anon, file, shmem, excl, special, mwrite" },
-	{ "pfn", "PFN", COL_PFN, NULL, false, "first PFN (hex), or swap TYPE:OFFSET (hex)" },
-	{ "mapcount", "MAPCNT", COL_MAPCOUNT, NULL, true, "mapcount of each page" },
-	{ "refcount", "REFCNT", COL_REFCOUNT, NULL, true, "refcount of the folio" },
-	{ "node", "NODE", COL_NODE, NULL, true, "NUMA node" },
-	{ "order", "ORDER", COL_ORDER, NULL, true, "folio order" },
-	{ "gen", "GEN", COL_GEN, NULL, true, "MGLRU generation age (0 youngest)" },
-	{ "flags", "FLAGS", COL_FOLIO, NULL, false, "folio flags, by name" },
+static const struct mw_col page_columns[] = {
+	{ "range", 33, MW_COL_TREE, COL_RANGE, NULL,
+	  "virtual addresses START-END (hex): the VMA's, its runs' under it" },
+	{ "mode", 4, 0, COL_MODE, NULL, "permissions of the VMA, as in /proc/PID/maps" },
+	{ "pages", 1, NUM, COL_PAGES, NULL, "base pages in the VMA or run" },
+	{ "state", 1, 0, COL_STATE, NULL,
+	  "present, swap, migration, device, hwpoison, marker, shmem-swap" },
+	{ "level", 1, 0, COL_LEVEL, NULL, "pte, pmd or pud" },
+	{ "bits", 1, 0, COL_BITS, NULL,
+	  "entry bits: W U D A SD(soft-dirty) WP(uffd-wp) NX G" },
+	{ "type", 1, 0, COL_TYPE, NULL, "zero, anon, file, shmem, excl, special, mwrite" },
+	{ "pfn", 1, 0, COL_PFN, NULL, "first PFN (hex), or swap TYPE:OFFSET (hex)" },
+	{ "mapcount", 1, NUM, COL_MAPCOUNT, NULL, "mapcount of each page" },
+	{ "refcount", 1, NUM, COL_REFCOUNT, NULL, "refcount of the folio" },
+	{ "node", 1, NUM, COL_NODE, NULL, "NUMA node" },
+	{ "order", 1, NUM, COL_ORDER, NULL, "folio order" },
+	{ "gen", 1, MW_COL_RIGHT, COL_GEN, NULL, "MGLRU generation age (0 youngest)" },
+	{ "flags", 0.3, MW_COL_TRUNC, COL_FOLIO, NULL, "folio flags, by name" },
+	{ "mapping", 0.2, MW_COL_TRUNC, COL_MAPPING, NULL,
+	  "the VMA's file or [heap], [stack], [ anon ], ..." },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-#define DEFAULT_TABLE "address,kbytes,rss,dirty,swap,thp,hugetlb,anon,locked,mode,mapping"
-
-static const struct column *columns_of(const struct mw_view *view, size_t *n)
-{
-	*n = view->pages ? N(page_columns) : N(table_columns);
-	return view->pages ? page_columns : table_columns;
-}
+/* As pmap -X: Pss next to Rss. */
+#define DEFAULT_TABLE "address,kbytes,rss,pss,dirty,swap,thp,hugetlb,anon,locked,mode,mapping"
+#define ONE_RUN "range,pages,state,level,bits,type,pfn,mapcount,refcount,node,order,gen,flags"
 
 bool mw_view_option(struct mw_view *view, int c, const char *arg)
 {
-	switch (c) {
-	case MW_OPT_PAGES:
+	if (c == MW_OPT_PAGES) {
 		view->pages = true;
 		return true;
-	case 'J':
-		view->json = true;
-		return true;
-	case 'o':
-		view->columns = arg;
-		return true;
-	case 'n':
-		view->noheadings = true;
-		return true;
-	default:
-		return false;
 	}
+	return mw_table_option(&view->opts, c, arg);
 }
 
-void mw_view_help_options(FILE *out)
+void mw_view_help_options(FILE *out, bool raw_short)
 {
 	fprintf(out,
-		"      --pages            one line per page run, under its VMA\n"
-		"  -J, --json             the whole snapshot as one JSON document\n"
-		"  -o, --output COLS      the columns to print, comma separated (see below)\n"
-		"  -n, --noheadings       data lines only: no heading, totals or cost line\n");
+		"      --pages            each VMA with its page runs under it\n"
+		"  -J, --json             the whole snapshot as one JSON document; with -o,\n"
+		"                         --output-all or --sort, the table's lines\n");
+	mw_table_help_options(out, raw_short);
+}
+
+bool mw_view_is_document(const struct mw_view *view)
+{
+	const struct mw_table_opts *o = &view->opts;
+
+	return o->json && !o->output && !o->output_all && !o->sort;
+}
+
+bool mw_view_is_table(const struct mw_view *view)
+{
+	return !view->pages && !mw_view_is_document(view);
+}
+
+/* The totals' label needs a column that is not a count: the first. */
+static bool label_column(struct mw_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cols; i++)
+		if (t->cols[i] >= 0 && !(mw_table_col(t, i)->flags & MW_COL_SIZE))
+			return true;
+	if (t->nr_cols == MW_MAX_COLUMNS)
+		return false;
+	memmove(t->cols + 1, t->cols, t->nr_cols * sizeof(t->cols[0]));
+	t->cols[0] = 0;		/* address */
+	t->nr_cols++;
+	if (t->sort >= 0)
+		t->sort++;
+	return true;
 }
 
 bool mw_view_setup(struct mw_view *view, const char *cmd)
 {
-	const struct column *cols;
-	size_t ncols, i;
-	const char *p;
+	struct mw_table *t = &view->table;
 
-	if (view->json && view->columns) {
-		mw_err("%s: --output does not apply to --json, which prints every field",
-		       cmd);
-		return false;
-	}
-	cols = columns_of(view, &ncols);
-	view->nr_cols = 0;
-	if (!view->columns && view->pages) {
-		for (i = 0; i < ncols; i++)
-			view->cols[view->nr_cols++] = i;
+	if (mw_view_is_document(view))
 		return true;
-	}
-	for (p = view->columns ? view->columns : DEFAULT_TABLE;;) {
-		size_t len = strcspn(p, ",");
-
-		for (i = 0; i < ncols; i++)
-			if (strlen(cols[i].name) == len &&
-			    !strncasecmp(cols[i].name, p, len))
-				break;
-		if (i == ncols) {
-			mw_err("%s: unknown column '%.*s' for %s (see '%s %s --help')",
-			       cmd, (int)len, p, view->pages ? "--pages" : "the table",
-			       MW_PROG, cmd);
-			return false;
-		}
-		if (view->nr_cols == MW_MAX_COLUMNS) {
-			mw_err("%s: more than %d columns in '%s'", cmd,
-			       MW_MAX_COLUMNS, view->columns);
-			return false;
-		}
-		view->cols[view->nr_cols++] = i;
-		if (!p[len])
-			break;
-		p += len + 1;
+	if (view->pages)
+		return mw_table_columns(t, page_columns, N(page_columns), NULL,
+					&view->opts, cmd, "--pages");
+	if (!mw_table_columns(t, table_columns, N(table_columns), DEFAULT_TABLE,
+			      &view->opts, cmd, "the table"))
+		return false;
+	if (!view->opts.noheadings && !view->opts.json && !label_column(t)) {
+		mw_err("%s: more than %d columns", cmd, MW_MAX_COLUMNS);
+		return false;
 	}
 	return true;
 }
 
 void mw_view_help_columns(FILE *out)
 {
+	mw_table_help_columns(out, "Table columns", table_columns, N(table_columns),
+			      DEFAULT_TABLE);
+	mw_table_help_columns(out, "--pages columns", page_columns, N(page_columns),
+			      NULL);
+}
+
+/* The cells of the table row of @vma, or of the totals row when NULL. */
+static void table_row(struct mw_table *t, struct libscols_line *ln,
+		      const struct mw_snapshot *snap, const struct mw_vma *vma,
+		      const struct mw_summary *sum)
+{
+	static char buf[CELL_MAX];
+	bool labelled = false;
 	size_t i;
 
-	fprintf(out, "\nTable columns (-o; default %s):\n", DEFAULT_TABLE);
-	for (i = 0; i < N(table_columns); i++)
-		fprintf(out, "  %-16s %s\n", table_columns[i].name, table_columns[i].help);
-	fprintf(out, "\n--pages columns (-o; default all):\n");
-	for (i = 0; i < N(page_columns); i++)
-		fprintf(out, "  %-16s %s\n", page_columns[i].name, page_columns[i].help);
-}
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct mw_col *c = mw_table_col(t, i);
+		const struct mw_summary_field *f;
 
-static uint64_t summary_value(const struct mw_summary *sum, const char *field)
-{
-	size_t f;
-
-	for (f = 0; f < mw_nr_summary_fields; f++)
-		if (!strcmp(mw_summary_fields[f].key, field))
-			return mw_summary_get(sum, &mw_summary_fields[f]);
-	return 0;
-}
-
-/* One cell of the table; @vma NULL for the totals row. */
-static void table_cell(const struct mw_snapshot *snap, const struct mw_vma *vma,
-		       const struct mw_summary *sum, const struct column *col,
-		       char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (col->kind == COL_KB) {
-		snprintf(buf, len, "%" PRIu64, summary_value(sum, col->field));
-		return;
-	}
-	if (!vma) {
-		if (col->kind == COL_ADDRESS)
-			snprintf(buf, len, "total");
-		return;
-	}
-	switch (col->kind) {
-	case COL_ADDRESS:
-		snprintf(buf, len, "%016" PRIx64, vma->start);
-		break;
-	case COL_END:
-		snprintf(buf, len, "%016" PRIx64, vma->end);
-		break;
-	case COL_MODE:
-		mw_vma_mode(vma, buf);
-		break;
-	case COL_OFFSET:
-		snprintf(buf, len, "%08" PRIx64, vma->pgoff * snap->page_size);
-		break;
-	case COL_DEVICE:
-		snprintf(buf, len, "%02x:%02x", vma->dev_major, vma->dev_minor);
-		break;
-	case COL_INODE:
-		snprintf(buf, len, "%" PRIu64, vma->ino);
-		break;
-	case COL_FLAGS:
-		mw_bits_text(&mw_vma_flag_names, vma->flags, ",", buf, len);
-		break;
-	case COL_RUNS:
-		snprintf(buf, len, "%zu", vma->nr_runs);
-		break;
-	case COL_MAPPING:
-		snprintf(buf, len, "%s", mw_vma_label(vma));
-		break;
-	default:
-		break;
+		buf[0] = '\0';
+		if (c->id == COL_KB) {
+			f = mw_summary_field(c->key);
+			if (mw_summary_exact(snap, f))
+				mw_table_kb(t, ln, i, mw_summary_get(sum, f));
+			else
+				mw_table_unknown(t, ln, i);
+			continue;
+		}
+		if (!vma) {
+			if (!labelled && t->cols[i] >= 0)
+				mw_table_text(t, ln, i, "total");
+			labelled = true;
+			continue;
+		}
+		switch (c->id) {
+		case COL_ADDRESS:
+			snprintf(buf, sizeof(buf), "%016" PRIx64, vma->start);
+			break;
+		case COL_END:
+			snprintf(buf, sizeof(buf), "%016" PRIx64, vma->end);
+			break;
+		case COL_MODE:
+			mw_vma_mode(vma, buf);
+			break;
+		case COL_OFFSET:
+			snprintf(buf, sizeof(buf), "%08" PRIx64, vma->pgoff * snap->page_size);
+			break;
+		case COL_DEVICE:
+			snprintf(buf, sizeof(buf), "%02x:%02x", vma->dev_major, vma->dev_minor);
+			break;
+		case COL_INODE:
+			mw_table_number(t, ln, i, vma->ino);
+			continue;
+		case COL_FLAGS:
+			mw_bits_text(&mw_vma_flag_names, vma->flags, ",", buf, sizeof(buf));
+			break;
+		case COL_RUNS:
+			mw_table_number(t, ln, i, vma->nr_runs);
+			continue;
+		case COL_MAPPING:
+			snprintf(buf, sizeof(buf), "%s", mw_vma_label(vma));
+			break;
+		default:
+			break;
+		}
+		mw_table_text(t, ln, i, buf);
 	}
 }
 
-static void run_cell(const struct mw_snapshot *snap,
-		     const struct memwalk_page_run *r, const struct column *col,
-		     char *buf, size_t len)
+/* Cell @i of a run's line; false: it has no value. */
+static bool run_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
+		     const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
+	static char buf[CELL_MAX];
 	bool folio = mw_snap_has_folio(snap);
 	char tmp[16];
 
-	switch (col->kind) {
+	int id = mw_table_col(t, i)->id;
+
+	switch (id) {
 	case COL_RANGE:
-		snprintf(buf, len, "%016" PRIx64 "-%016" PRIx64, (uint64_t)r->start,
-			 mw_run_end(snap, r));
-		return;
+		snprintf(buf, sizeof(buf), "%016" PRIx64 "-%016" PRIx64,
+			 (uint64_t)r->start, mw_run_end(snap, r));
+		break;
 	case COL_PAGES:
-		snprintf(buf, len, "%u", r->nr_pages);
-		return;
+		mw_table_number(t, ln, i, r->nr_pages);
+		return true;
 	case COL_STATE:
-		snprintf(buf, len, "%s", mw_state_name(mw_run_state(r), tmp));
-		return;
+		snprintf(buf, sizeof(buf), "%s", mw_state_name(mw_run_state(r), tmp));
+		break;
 	case COL_LEVEL:
-		snprintf(buf, len, "%s", mw_level_name(mw_run_level(r), tmp));
-		return;
+		snprintf(buf, sizeof(buf), "%s", mw_level_name(mw_run_level(r), tmp));
+		break;
 	case COL_BITS:
-		mw_bits_text(&mw_run_bit_letters, r->flags, ",", buf, len);
-		return;
+		mw_bits_text(&mw_run_bit_letters, r->flags, ",", buf, sizeof(buf));
+		break;
 	case COL_TYPE:
-		mw_bits_text(&mw_run_type_names, r->flags, ",", buf, len);
-		return;
+		mw_bits_text(&mw_run_type_names, r->flags, ",", buf, sizeof(buf));
+		break;
 	case COL_PFN:
 		if (!mw_snap_has_pfn(snap) || mw_run_state(r) == MEMWALK_STATE_MARKER)
-			snprintf(buf, len, "-");
-		else if (mw_state_in_swap(mw_run_state(r)))
-			snprintf(buf, len, "%u:%" PRIx64, mw_run_swap_type(r),
+			return false;
+		if (mw_state_in_swap(mw_run_state(r)))
+			snprintf(buf, sizeof(buf), "%u:%" PRIx64, mw_run_swap_type(r),
 				 (uint64_t)r->pfn);
 		else
-			snprintf(buf, len, "%" PRIx64, (uint64_t)r->pfn);
-		return;
-	default:
+			snprintf(buf, sizeof(buf), "%" PRIx64, (uint64_t)r->pfn);
 		break;
-	}
-	if (!folio) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	switch (col->kind) {
 	case COL_MAPCOUNT:
-		snprintf(buf, len, "%u", r->mapcount);
-		break;
 	case COL_REFCOUNT:
-		snprintf(buf, len, "%u", r->refcount);
-		break;
 	case COL_NODE:
-		snprintf(buf, len, "%u", r->nid);
-		break;
 	case COL_ORDER:
-		snprintf(buf, len, "%u", r->order);
-		break;
+		if (!folio)
+			return false;
+		mw_table_number(t, ln, i, id == COL_MAPCOUNT ? r->mapcount :
+				id == COL_REFCOUNT ? r->refcount :
+				id == COL_NODE ? r->nid : r->order);
+		return true;
 	case COL_GEN:
-		if (r->lru_gen < 0)
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%d", r->lru_gen);
+		if (!folio || r->lru_gen < 0)
+			return false;
+		snprintf(buf, sizeof(buf), "%d", r->lru_gen);
 		break;
 	case COL_FOLIO:
-		mw_bits_text(&mw_folio_flag_names, r->folio_flags, ",", buf, len);
+		if (!folio)
+			return false;
+		mw_bits_text(&mw_folio_flag_names, r->folio_flags, ",", buf, sizeof(buf));
 		break;
-	default:
-		buf[0] = '\0';
-		break;
+	default:	/* the VMA's own: none for a run */
+		return true;
 	}
+	mw_table_text(t, ln, i, buf);
+	return true;
 }
 
-struct layout {
-	const struct mw_view *view;
-	const struct column *cols;
-	size_t width[MW_MAX_COLUMNS];
-};
-
-static void layout_init(struct layout *lo, const struct mw_view *view)
+static void run_row(struct mw_table *t, struct libscols_line *ln,
+		    const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
-	size_t n, i;
-
-	lo->view = view;
-	lo->cols = columns_of(view, &n);
-	for (i = 0; i < view->nr_cols; i++)
-		lo->width[i] = view->noheadings ? 0 :
-			strlen(lo->cols[view->cols[i]].header);
-}
-
-static void layout_fit(struct layout *lo, size_t i, const char *cell)
-{
-	size_t len = strlen(cell);
-
-	if (len > lo->width[i])
-		lo->width[i] = len;
-}
-
-/* Print one line of cells; @indent before it; no trailing blanks. */
-static void print_cells(const struct layout *lo, const char *indent,
-			char cells[][CELL_MAX])
-{
-	const struct mw_view *view = lo->view;
-	char line[MW_MAX_COLUMNS * 64 + CELL_MAX * 2];
-	size_t used = 0, i;
-	int n;
-
-	for (i = 0; i < view->nr_cols; i++) {
-		const struct column *col = &lo->cols[view->cols[i]];
-		bool last = i + 1 == view->nr_cols;
-
-		n = snprintf(line + used, sizeof(line) - used, "%s%*s%-*s",
-			     i ? " " : "",
-			     col->right ? (int)lo->width[i] : 0, col->right ? cells[i] : "",
-			     col->right || last ? 0 : (int)lo->width[i],
-			     col->right ? "" : cells[i]);
-		if (n < 0 || (size_t)n >= sizeof(line) - used) {
-			used = sizeof(line) - 1;
-			break;
-		}
-		used += n;
-	}
-	while (used && line[used - 1] == ' ')
-		used--;
-	line[used] = '\0';
-	printf("%s%s\n", indent, line);
-}
-
-static void print_header(const struct layout *lo, const char *indent)
-{
-	static char cells[MW_MAX_COLUMNS][CELL_MAX];
 	size_t i;
 
-	for (i = 0; i < lo->view->nr_cols; i++)
-		snprintf(cells[i], CELL_MAX, "%s", lo->cols[lo->view->cols[i]].header);
-	print_cells(lo, indent, cells);
+	for (i = 0; i < t->nr_cols; i++)
+		if (!run_cell(t, ln, i, snap, r))
+			mw_table_unknown(t, ln, i);
+}
+
+/* A VMA's line in --pages: its range, mode, size in pages and mapping. */
+static void vma_row(struct mw_table *t, struct libscols_line *ln,
+		    const struct mw_snapshot *snap, const struct mw_vma *vma)
+{
+	char buf[24];
+	size_t i;
+
+	for (i = 0; i < t->nr_cols; i++) {
+		switch (mw_table_col(t, i)->id) {
+		case COL_RANGE: {
+			char range[40];
+
+			snprintf(range, sizeof(range), "%016" PRIx64 "-%016" PRIx64,
+				 vma->start, vma->end);
+			mw_table_text(t, ln, i, range);
+			break;
+		}
+		case COL_MODE:
+			mw_vma_mode(vma, buf);
+			mw_table_text(t, ln, i, buf);
+			break;
+		case COL_PAGES:
+			mw_table_number(t, ln, i, (vma->end - vma->start) / snap->page_size);
+			break;
+		case COL_MAPPING:
+			mw_table_text(t, ln, i, mw_vma_label(vma));
+			break;
+		default:
+			break;
+		}
+	}
 }
 
 static void print_cost(const struct mw_snapshot *snap)
@@ -390,102 +354,98 @@ static void print_cost(const struct mw_snapshot *snap)
 	       c->total_lock_ns % 1000 / 100, c->calls);
 }
 
-static void render_table(const struct mw_snapshot *snap, const struct mw_view *view)
+static bool fill_table(struct mw_table *t, const struct mw_snapshot *snap, bool totals)
 {
-	static char cells[MW_MAX_COLUMNS][CELL_MAX];
-	struct mw_summary sum, total;
-	struct layout lo;
-	size_t v, i;
-	int pass;
+	struct mw_summary sum;
+	struct libscols_line *ln;
+	size_t v;
 
-	layout_init(&lo, view);
-	mw_summarize_all(snap, &total);
-	for (pass = 0; pass < 2; pass++) {
-		if (pass && !view->noheadings)
-			print_header(&lo, "");
-		for (v = 0; v <= snap->nr_vmas; v++) {
-			const struct mw_vma *vma = v < snap->nr_vmas ? &snap->vmas[v] : NULL;
+	for (v = 0; v < snap->nr_vmas; v++) {
+		ln = mw_table_line(t, NULL);
+		if (!ln)
+			return false;
+		mw_summarize_vma(snap, &snap->vmas[v], &sum);
+		table_row(t, ln, snap, &snap->vmas[v], &sum);
+	}
+	if (!totals)
+		return true;
+	ln = mw_table_footer(t);
+	if (!ln)
+		return false;
+	mw_summarize_all(snap, &sum);
+	table_row(t, ln, snap, NULL, &sum);
+	return true;
+}
 
-			if (!vma && view->noheadings)
-				break;	/* -n: data rows only */
-			if (vma)
-				mw_summarize_vma(snap, vma, &sum);
-			for (i = 0; i < view->nr_cols; i++) {
-				table_cell(snap, vma, vma ? &sum : &total,
-					   &lo.cols[view->cols[i]], cells[i], CELL_MAX);
-				if (!pass)
-					layout_fit(&lo, i, cells[i]);
-			}
-			if (pass)
-				print_cells(&lo, "", cells);
+static bool fill_pages(struct mw_table *t, const struct mw_snapshot *snap)
+{
+	struct libscols_line *parent, *ln;
+	size_t v, r;
+
+	for (v = 0; v < snap->nr_vmas; v++) {
+		const struct mw_vma *vma = &snap->vmas[v];
+
+		parent = mw_table_line(t, NULL);
+		if (!parent)
+			return false;
+		vma_row(t, parent, snap, vma);
+		for (r = 0; r < vma->nr_runs; r++) {
+			ln = mw_table_line(t, parent);
+			if (!ln)
+				return false;
+			run_row(t, ln, snap, &vma->runs[r]);
 		}
 	}
+	return true;
 }
 
-static void print_vma_line(const struct mw_snapshot *snap, const struct mw_vma *vma)
+bool mw_view_render(const struct mw_snapshot *snap, struct mw_view *view)
 {
-	char mode[5];
+	const struct mw_table_opts *o = &view->opts;
+	struct mw_table *t = &view->table;
+	bool text = !o->json && !o->noheadings, ok;
 
-	mw_vma_mode(vma, mode);
-	printf("%016" PRIx64 "-%016" PRIx64 " %s %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n",
-	       vma->start, vma->end, mode, vma->pgoff * snap->page_size,
-	       vma->dev_major, vma->dev_minor, vma->ino, mw_vma_label(vma));
-}
-
-static void render_runs(const struct mw_snapshot *snap, const struct mw_view *view,
-			const struct mw_vma *vmas, size_t nr_vmas, bool vma_lines)
-{
-	static char cells[MW_MAX_COLUMNS][CELL_MAX];
-	struct layout lo;
-	size_t v, r, i;
-	int pass;
-
-	layout_init(&lo, view);
-	for (pass = 0; pass < 2; pass++) {
-		if (pass && !view->noheadings)
-			print_header(&lo, "  ");
-		for (v = 0; v < nr_vmas; v++) {
-			const struct mw_vma *vma = &vmas[v];
-
-			if (pass && vma_lines)
-				print_vma_line(snap, vma);
-			for (r = 0; r < vma->nr_runs; r++) {
-				for (i = 0; i < view->nr_cols; i++) {
-					run_cell(snap, &vma->runs[r],
-						 &lo.cols[view->cols[i]], cells[i],
-						 CELL_MAX);
-					if (!pass)
-						layout_fit(&lo, i, cells[i]);
-				}
-				if (pass)
-					print_cells(&lo, "  ", cells);
-			}
-		}
-	}
-}
-
-void mw_view_render(const struct mw_snapshot *snap, const struct mw_view *view)
-{
-	if (view->json) {
+	if (mw_view_is_document(view)) {
 		mw_snapshot_print_json(snap);
-		return;
+		return true;
 	}
-	if (!view->noheadings)
-		printf("%d:   %s\n", snap->pid, snap->comm);
-	if (view->pages)
-		render_runs(snap, view, snap->vmas, snap->nr_vmas, true);
-	else
-		render_table(snap, view);
-	if (!view->noheadings)
+	if (!mw_table_start(t, "vmas"))
+		return false;
+	ok = view->pages ? fill_pages(t, snap) : fill_table(t, snap, text);
+	if (!ok) {
+		mw_table_free(t);
+		mw_err("cannot build the table [%s]", mw_errno_text(ENOMEM));
+		return false;
+	}
+	if (text) {
+		/* as pmap: "PID:   command line", escaped */
+		printf("%d:   ", snap->pid);
+		print_escaped(stdout, view->cmdline ? view->cmdline : snap->comm);
+		putchar('\n');
+	}
+	if (!mw_table_print(t))
+		return false;
+	if (text)
 		print_cost(snap);
+	return true;
 }
 
 void mw_view_one_run(const struct mw_snapshot *snap,
 		     const struct memwalk_page_run *run)
 {
-	struct mw_view view = { .pages = true };
-	struct mw_vma vma = { .runs = (struct memwalk_page_run *)run, .nr_runs = 1 };
+	static const struct mw_table_opts opts = { .output = ONE_RUN };
+	struct mw_table t;
+	struct libscols_line *ln;
 
-	mw_view_setup(&view, "translate");
-	render_runs(snap, &view, &vma, 1, false);
+	if (!mw_table_columns(&t, page_columns, N(page_columns), NULL, &opts,
+			      "translate", "--pages") ||
+	    !mw_table_start(&t, "runs"))
+		return;
+	ln = mw_table_line(&t, NULL);
+	if (!ln) {
+		mw_table_free(&t);
+		return;
+	}
+	run_row(&t, ln, snap, run);
+	mw_table_print(&t);
 }

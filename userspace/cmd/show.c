@@ -13,7 +13,7 @@ static void usage(const struct mw_command *cmd)
 	       "Show a snapshot saved with --save or -J (FILE '-' is standard input),\n"
 	       "as the PID command would have shown it.\n\n"
 	       "Options:\n", MW_PROG, cmd->name, cmd->args);
-	mw_view_help_options(stdout);
+	mw_view_help_options(stdout, true);
 	printf("  -h, --help             show this help and exit\n");
 	mw_view_help_columns(stdout);
 	printf("\nSee %s(1).\n", MW_PROG);
@@ -34,7 +34,7 @@ static int show_run(const struct mw_command *cmd, int argc, char **argv)
 	opterr = 0;
 	optind = 0;
 	/* getopt permutes: options may follow FILE, as in "show a.json --pages" */
-	while ((c = getopt_long(argc, argv, ":" MW_VIEW_SHORTOPTS "h", longopts,
+	while ((c = getopt_long(argc, argv, ":" MW_VIEW_SHORTOPTS "rh", longopts,
 				NULL)) != -1) {
 		if (mw_view_option(&view, c, optarg))
 			continue;
@@ -52,9 +52,16 @@ static int show_run(const struct mw_command *cmd, int argc, char **argv)
 		return MW_EXIT_FAILURE;
 	if (mw_snapshot_load(argv[optind], &snap, &err))
 		return mw_report(&err);
-	mw_view_render(snap, &view);
+	/* as the PID command refuses --entry-only without --pages or -J */
+	if ((snap->flags & MEMWALK_SNAP_ENTRY_ONLY) && mw_view_is_table(&view)) {
+		mw_err("%s: %s is an --entry-only snapshot, whose table needs the page: use --pages or -J",
+		       cmd->name, argv[optind]);
+		ret = MW_EXIT_FAILURE;
+	} else if (!mw_view_render(snap, &view)) {
+		ret = MW_EXIT_FAILURE;
+	}
 	mw_snapshot_free(snap);
-	return MW_EXIT_OK;
+	return ret;
 }
 
 MW_COMMAND(show,

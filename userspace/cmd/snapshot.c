@@ -36,7 +36,7 @@ static void usage(const struct mw_command *cmd)
 	       "Options:\n"
 	       "  -r, --range START-END  only the addresses from START to END (hex, page aligned)\n",
 	       MW_PROG, cmd->name, cmd->args, MW_PROG);
-	mw_view_help_options(stdout);
+	mw_view_help_options(stdout, false);
 	printf("      --summary          pages per state and flag combination (as page-types)\n"
 	       "      --no-folio         page-table entries only, without folio state\n"
 	       "      --entry-only       what the entries say, no page looked at (fastest;\n"
@@ -92,6 +92,32 @@ struct snapshot_opts {
 	bool summary;
 };
 
+/*
+ * The command line of @pid for the heading, as pmap shows it (arguments
+ * joined by blanks); NULL when it cannot be read or is empty (a kernel
+ * thread, a zombie): the heading then has the snapshot's comm.
+ */
+static const char *read_cmdline(int32_t pid, char *buf, size_t len)
+{
+	char path[32];
+	size_t n, i;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return NULL;
+	n = fread(buf, 1, len - 1, fp);
+	fclose(fp);
+	while (n && !buf[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return n ? buf : NULL;
+}
+
 /* Options and operands; -1 to go on, or the status to exit with. */
 static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 			 struct snapshot_opts *so, struct mw_collect_opts *opts,
@@ -117,7 +143,8 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":r:" MW_VIEW_SHORTOPTS "h", longopts,
 				NULL)) != -1) {
-		if (mw_view_option(view, c, optarg))
+		/* -r is --range here; --raw has no short form */
+		if (c != 'r' && mw_view_option(view, c, optarg))
 			continue;
 		switch (c) {
 		case 'r':
@@ -150,17 +177,17 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 		return MW_EXIT_FAILURE;
 	pid = named ? argv[optind] : argv[0];
 	/* The table's anon/file/shared columns need the struct page. */
-	if (opts->entry_only && !view->pages && !view->json && !so->summary) {
+	if (opts->entry_only && !so->summary && mw_view_is_table(view)) {
 		mw_err("%s: --entry-only needs --pages, --summary or -J", cmd->name);
 		return MW_EXIT_FAILURE;
 	}
-	if (so->summary && view->columns) {
+	if (so->summary && view->opts.output) {
 		mw_err("%s: --output does not apply to --summary, whose columns are fixed",
 		       cmd->name);
 		return MW_EXIT_FAILURE;
 	}
 	if (so->save && !strcmp(so->save, "-") &&
-	    (view->pages || view->json || view->columns || view->noheadings || so->summary)) {
+	    (view->pages || view->opts.json || view->opts.output || view->opts.noheadings || so->summary)) {
 		mw_err("%s: --save - prints the snapshot on standard output in place of any view",
 		       cmd->name);
 		return MW_EXIT_FAILURE;
@@ -180,6 +207,7 @@ static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 	struct mw_snapshot *snap;
 	struct mw_device *dev;
 	struct mw_error err;
+	static char cmdline[4096];
 	int ret;
 
 	/* messages and help name "snapshot", also for "memwalk-client PID" */
@@ -200,9 +228,12 @@ static int snapshot_run(const struct mw_command *cmd, int argc, char **argv)
 	if (!ret && so.save && !strcmp(so.save, "-"))
 		;	/* the document was the output */
 	else if (!ret && so.summary)
-		ret = mw_page_types_render(snap, view.json, view.noheadings);
-	else if (!ret)
-		mw_view_render(snap, &view);
+		ret = mw_page_types_render(snap, view.opts.json, view.opts.noheadings);
+	else if (!ret) {
+		view.cmdline = read_cmdline(opts.pid, cmdline, sizeof(cmdline));
+		if (!mw_view_render(snap, &view))
+			ret = MW_EXIT_FAILURE;
+	}
 	mw_snapshot_free(snap);
 	return ret;
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #include "json.h"
 #include "print.h"
@@ -177,4 +179,27 @@ void close_json_object(enum output_type type)
 {
 	if (json && (type & PRINT_JSON))
 		json_close('}');
+}
+
+void print_escaped(FILE *fp, const char *s)
+{
+	mbstate_t st;
+	size_t n, i;
+	wchar_t wc;
+
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		n = mbrtowc(&wc, s, strlen(s), &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || !iswprint(wc) ||
+		    (*s == '\\' && s[1] == 'x')) {
+			/* one byte at a time, and start afresh after it */
+			n = 1;
+			memset(&st, 0, sizeof(st));
+			fprintf(fp, "\\x%02x", (unsigned char)*s);
+		} else {
+			for (i = 0; i < n; i++)
+				putc(s[i], fp);
+		}
+		s += n;
+	}
 }

@@ -36,4 +36,11 @@ void close_json_array(enum output_type type);
 void open_json_object(enum output_type type, const char *key);
 void close_json_object(enum output_type type);
 
+/*
+ * Text for a terminal: @s with what must not reach one escaped as \xHH, as
+ * libsmartcols does it (control characters, bytes that are not a printable
+ * character of the locale, and the backslash of a literal "\x").
+ */
+void print_escaped(FILE *fp, const char *s);
+
 #endif /* MEMWALK_PRINT_H */

@@ -40,8 +40,15 @@ void mw_print_json_bit_names(const char *key, const struct mw_bit_names *t,
 	close_json_array(PRINT_JSON);
 }
 
-static void print_summary(const char *key, const struct mw_summary *sum)
+/*
+ * The counts; "not_exact" (only when there are any, so that the document
+ * of a full snapshot stays as it was) lists the keys that this snapshot
+ * cannot tell as smaps would (summary.h).
+ */
+static void print_summary(const struct mw_snapshot *snap, const char *key,
+			  const struct mw_summary *sum)
 {
+	bool all_exact = true;
 	char name[48];
 	size_t f;
 
@@ -49,6 +56,17 @@ static void print_summary(const char *key, const struct mw_summary *sum)
 	for (f = 0; f < mw_nr_summary_fields; f++) {
 		snprintf(name, sizeof(name), "%s_kb", mw_summary_fields[f].key);
 		print_uint(PRINT_JSON, name, "", mw_summary_get(sum, &mw_summary_fields[f]));
+		all_exact &= mw_summary_exact(snap, &mw_summary_fields[f]);
+	}
+	if (!all_exact) {
+		open_json_array(PRINT_JSON, "not_exact");
+		for (f = 0; f < mw_nr_summary_fields; f++) {
+			if (mw_summary_exact(snap, &mw_summary_fields[f]))
+				continue;
+			snprintf(name, sizeof(name), "%s_kb", mw_summary_fields[f].key);
+			print_string(PRINT_JSON, NULL, "", name);
+		}
+		close_json_array(PRINT_JSON);
 	}
 	close_json_object(PRINT_JSON);
 }
@@ -107,7 +125,7 @@ static void print_vma(const struct mw_snapshot *snap, const struct mw_vma *vma)
 	print_uint(PRINT_JSON, "page_shift", "", vma->page_shift);
 	print_string(PRINT_JSON, "name_kind", "", mw_name_kind_name(vma->name_kind, tmp));
 	print_string(PRINT_JSON, "name", "", vma->name);
-	print_summary("summary", &sum);
+	print_summary(snap, "summary", &sum);
 	open_json_array(PRINT_JSON, "runs");
 	for (i = 0; i < vma->nr_runs; i++)
 		print_run(snap, &vma->runs[i]);
@@ -156,7 +174,7 @@ void mw_snapshot_print_json(const struct mw_snapshot *snap)
 	open_json_object(PRINT_JSON, "totals");
 	print_uint(PRINT_JSON, "vmas", "", snap->nr_vmas);
 	print_uint(PRINT_JSON, "runs", "", runs);
-	print_summary("summary", &total);
+	print_summary(snap, "summary", &total);
 	close_json_object(PRINT_JSON);
 	open_json_object(PRINT_JSON, "cost");
 	print_uint(PRINT_JSON, "lock_drops", "", snap->cost.lock_drops);

@@ -33,7 +33,10 @@
  * mapped more than once.
  *
  * Without folio state (--no-folio) mapcount, refcount and folio flags read
- * as 0: pages count as private and whole, and Dirty only sees dirty entries.
+ * as 0: pages count as private and whole, so Pss, the shared/private split,
+ * Referenced, LazyFree, KSM and Locked are not exact; without the struct
+ * page (--entry-only) neither are Rss, Dirty, Anonymous and the THP fields.
+ * mw_summary_exact() says which, from the fields' needs below.
  */
 #include <stddef.h>
 #include <string.h>
@@ -52,20 +55,49 @@ struct stats {
 	uint64_t swap;
 };
 
-#define FIELD(name) { #name, offsetof(struct mw_summary, name) }
+#define FIELD(name, needs) { #name, offsetof(struct mw_summary, name), MW_NEEDS_##needs }
 
+/*
+ * Rss needs the page (the huge zero page, special entries), Dirty the
+ * folio's dirty bit (a run flag read from the page), the THP fields the
+ * folio's kind; Hugetlb counts entries, its split needs the mapcount.
+ */
 const struct mw_summary_field mw_summary_fields[] = {
-	FIELD(size), FIELD(rss), FIELD(pss),
-	FIELD(shared_clean), FIELD(shared_dirty),
-	FIELD(private_clean), FIELD(private_dirty), FIELD(dirty),
-	FIELD(referenced), FIELD(anonymous), FIELD(lazyfree), FIELD(ksm),
-	FIELD(anon_thp), FIELD(shmem_thp), FIELD(file_thp), FIELD(thp),
-	FIELD(shared_hugetlb), FIELD(private_hugetlb), FIELD(hugetlb),
-	FIELD(swap), FIELD(locked),
+	FIELD(size, ENTRY), FIELD(rss, PAGE), FIELD(pss, FOLIO),
+	FIELD(shared_clean, FOLIO), FIELD(shared_dirty, FOLIO),
+	FIELD(private_clean, FOLIO), FIELD(private_dirty, FOLIO), FIELD(dirty, PAGE),
+	FIELD(referenced, FOLIO), FIELD(anonymous, PAGE), FIELD(lazyfree, FOLIO),
+	FIELD(ksm, FOLIO), FIELD(anon_thp, PAGE), FIELD(shmem_thp, PAGE),
+	FIELD(file_thp, PAGE), FIELD(thp, PAGE),
+	FIELD(shared_hugetlb, FOLIO), FIELD(private_hugetlb, FOLIO), FIELD(hugetlb, ENTRY),
+	FIELD(swap, ENTRY), FIELD(locked, FOLIO),
 };
 
 const size_t mw_nr_summary_fields =
 	sizeof(mw_summary_fields) / sizeof(mw_summary_fields[0]);
+
+bool mw_summary_exact(const struct mw_snapshot *snap,
+		      const struct mw_summary_field *f)
+{
+	switch (f->needs) {
+	case MW_NEEDS_FOLIO:
+		return mw_snap_has_folio(snap);
+	case MW_NEEDS_PAGE:
+		return !(snap->flags & MEMWALK_SNAP_ENTRY_ONLY);
+	default:
+		return true;
+	}
+}
+
+const struct mw_summary_field *mw_summary_field(const char *key)
+{
+	size_t f;
+
+	for (f = 0; f < mw_nr_summary_fields; f++)
+		if (!strcmp(mw_summary_fields[f].key, key))
+			return &mw_summary_fields[f];
+	return NULL;
+}
 
 /* Whether smaps finds a struct page behind the entry (and counts it). */
 static bool has_page(const struct memwalk_page_run *r)

@@ -40,13 +40,31 @@ void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
 /* The totals: the sum of the rows, each field on its own. */
 void mw_summarize_all(const struct mw_snapshot *snap, struct mw_summary *total);
 
+/* What a field needs to be exact, beyond the page-table entries. */
+enum mw_summary_needs {
+	MW_NEEDS_ENTRY,		/* the entries alone (Size, Swap, Hugetlb) */
+	MW_NEEDS_PAGE,		/* the struct page: not --entry-only */
+	MW_NEEDS_FOLIO,		/* mapcount, refcount, folio flags: folio state */
+};
+
 /* The fields of struct mw_summary, in output order, for JSON and columns. */
 struct mw_summary_field {
 	const char *key;		/* JSON key, without the "_kb" */
 	size_t offset;
+	enum mw_summary_needs needs;
 };
 extern const struct mw_summary_field mw_summary_fields[];
 extern const size_t mw_nr_summary_fields;
+
+/*
+ * Whether @f is what smaps would say for @snap: false when the snapshot
+ * lacks what the field needs (--entry-only, --no-folio, lab mode), whose
+ * value is then only what the entries tell.
+ */
+bool mw_summary_exact(const struct mw_snapshot *snap,
+		      const struct mw_summary_field *f);
+/* The field of key @key, or NULL. */
+const struct mw_summary_field *mw_summary_field(const char *key);
 
 static inline uint64_t mw_summary_get(const struct mw_summary *sum,
 				      const struct mw_summary_field *f)
