@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ static void usage(FILE *out)
 		"  -J, --json               JSON output (passed on to the command)\n"
 		"  -n, --noheadings         no headings (passed on to the command)\n"
 		"  -o, --output COLS        the columns to print (passed on to the command)\n"
+		"  -b, --bytes              sizes in bytes (passed on to the command)\n"
 		"  -h, --help               show this help and exit\n"
 		"  -V, --version            show the version and exit\n"
 		"\nEnvironment:\n"
@@ -70,7 +72,7 @@ static const struct mw_command *find_command(const char *word)
 }
 
 /*
- * The global options -J, -n and -o may come before the command, as in
+ * The global options -J, -n, -b and -o may come before the command, as in
  * "memwalk-client -J info": they are handed to the command as if they had
  * followed its word, where the command checks them (and says if it has no
  * such option).  @argv[@first .. @optend) are those words; the command
@@ -101,6 +103,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
+		{ "bytes", no_argument, NULL, 'b' },
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -111,11 +114,12 @@ static int run(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:Jno:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:Jnbo:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 		case 'n':
 		case 'o':
+		case 'b':
 			break;		/* for the command */
 		case 'h':
 			usage(stdout);
@@ -143,7 +147,11 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int ret = run(argc, argv);
+	int ret;
+
+	/* the tables' widths and escaping follow the locale's encoding */
+	setlocale(LC_CTYPE, "");
+	ret = run(argc, argv);
 
 	/* Output that did not reach its destination is a failure too. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
