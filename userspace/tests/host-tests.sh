@@ -1210,7 +1210,7 @@ test_fake_translate() {
 
 # --- options as util-linux has them (issue 13) ------------------------------
 
-# -J, -n and -o before the command are the command's
+# -J, -n, -b and -o before the command are the command's
 test_global_options() {
 	fake "$FAKE_CLIENT" info -J
 	expect_rc 0 && mv "$tmp/out" "$tmp/after" || return 1
@@ -1225,7 +1225,7 @@ test_global_options() {
 	expect_rc 0 && sed 's/^/x/' "$tmp/out" | cmp -s "$tmp/after" - ||
 		fail "'-n --output COLS PID --pages' differs from 'PID --pages -n -o COLS'" || return 1
 	usage_error --pages 1 && stderr_has "unrecognized option '--pages' (see 'memwalk-client --help')" &&
-	usage_error -J diff a b && stderr_has "diff: invalid option -- 'J'"
+	usage_error -b info && stderr_has "info: invalid option -- 'b'"
 }
 
 # "snapshot PID" is "PID"; both point to 'memwalk-client snapshot --help'
@@ -1417,10 +1417,9 @@ test_no_pfn() {
 		run env MW_FAKE_SNAPSHOT="$DATA/scattered.json" MW_FAKE_MAX_PAGES=$max \
 			"$FAKE_CLIENT" $$ --pages --no-pfn -n -o range,pages,state,type,pfn
 		expect_rc 0 || return 1
-		printf '%s\n' '00007f0000000000-00007f000000a000 rw-p 00000000 00:00 0 [ anon ]' \
-			'  00007f0000000000-00007f0000006000 6 present anon,excl -' \
-			'  00007f0000006000-00007f0000008000 2 present zero      -' >"$tmp/expected"
-		cmp -s "$tmp/expected" "$tmp/out" || fail "max $max: not two runs" || return 1
+		printf '%s\n' '  00007f0000000000-00007f0000006000     6 present anon,excl -' \
+			'  00007f0000006000-00007f0000008000     2 present zero      -' >"$tmp/expected"
+		grep '^  ' "$tmp/out" | cmp -s "$tmp/expected" - || fail "max $max: not two runs" || return 1
 	done
 	run env MW_FAKE_SNAPSHOT="$DATA/scattered.json" "$FAKE_CLIENT" $$ --pages -n -o range
 	expect_rc 0 && [ "$(grep -c '^  ' "$tmp/out")" -eq 6 ] ||
