@@ -29,26 +29,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/netlink.h>
-
 #include <microhttpd.h>
-#include <netlink/netlink.h>
-#include <netlink/socket.h>
 
+#include "evsub.h"
 #include "genl.h"
 #include "memwalk-client.h"
 #include "metrics.h"
 
 #define DEFAULT_LISTEN	"127.0.0.1:9857"
-#define RCVBUF_BYTES	(8 << 20)
-#define DGRAM_MAX	(256 << 10)
-#define REPLAY_ENOBUFS	0xffffffffu
 #define CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
-
-struct exp_sock {
-	struct nl_sock *sk;
-	int fd;
-};
 
 struct exp_run {
 	pthread_mutex_t lock;		/* protects metrics */
@@ -58,13 +47,9 @@ struct exp_run {
 	bool have_genl;
 	struct mw_status *status;
 	/* the main thread's */
-	struct exp_sock socks[MW_NR_GROUPS];
-	struct exp_sock ctrl;		/* nlctrl notify: the family going away */
-	int family;
+	struct mw_evsub sub;
 	int replay_fd;			/* replay mode, else -1 */
-	bool family_gone;
 	bool warned_malformed, warned_overflow[MW_NR_GROUPS];
-	unsigned char *buf;
 	struct mw_event ev;		/* large */
 };
 
@@ -210,125 +195,80 @@ static int listen_on(const char *arg)
 
 /* ---- the event stream (main thread) ------------------------------------ */
 
-static void handle_dgram(struct exp_run *r, enum mw_group grp, const void *buf, size_t len)
+static void on_message(void *arg, enum mw_group grp, const struct nlmsghdr *nlh)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = len;
+	struct exp_run *r = arg;
 	const char *why;
 
 	pthread_mutex_lock(&r->lock);
-	for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
-		if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
-			continue;
-		if (r->replay_fd < 0 && nlh->nlmsg_type != r->family)
-			continue;
-		if (mw_event_parse(nlh, &r->ev, &why)) {
-			if (!r->warned_malformed)
-				mw_warn("malformed event from the module ignored: %s", why);
-			r->warned_malformed = true;
-			r->metrics.state.malformed++;
-			continue;
-		}
+	if (!mw_event_parse(nlh, &r->ev, &why)) {
 		mw_metrics_event(&r->metrics, grp, &r->ev);
+	} else {
+		if (!r->warned_malformed)
+			mw_warn("malformed event from the module ignored: %s", why);
+		r->warned_malformed = true;
+		r->metrics.state.malformed++;
 	}
 	pthread_mutex_unlock(&r->lock);
 }
 
-static void overflowed(struct exp_run *r, enum mw_group grp, uint64_t t)
+static void on_overflow(void *arg, enum mw_group grp)
 {
+	struct exp_run *r = arg;
+
 	if (!r->warned_overflow[grp])
 		mw_warn("%s events lost: the socket's receive buffer overflowed (ENOBUFS); counted in memwalk_receive_overflows_total",
 			mw_group_name(grp));
 	r->warned_overflow[grp] = true;
 	pthread_mutex_lock(&r->lock);
-	mw_metrics_overflow(&r->metrics, grp, t);
+	/* A replay's clock is the recording's. */
+	mw_metrics_overflow(&r->metrics, grp,
+			    r->replay_fd >= 0 ? r->metrics.state.last_ns : now_ns());
 	pthread_mutex_unlock(&r->lock);
 }
 
-static void handle_ctrl(struct exp_run *r, const void *buf, size_t len)
+static void on_truncated(void *arg, size_t len)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = len;
-
-	for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left))
-		if (mw_genl_family_deleted(nlh, MEMWALK_GENL_NAME))
-			r->family_gone = true;
+	(void)arg;
+	mw_warn("datagram of %zu bytes truncated: events lost", len);
 }
 
-/* Read what @s has without blocking (@grp -1: nlctrl); false on a fatal error. */
-static bool drain(struct exp_run *r, struct exp_sock *s, int grp)
-{
-	for (;;) {
-		ssize_t n = recv(s->fd, r->buf, DGRAM_MAX, MSG_DONTWAIT | MSG_TRUNC);
+static const struct mw_evsub_ops stream_ops = {
+	.message = on_message,
+	.overflow = on_overflow,
+	.truncated = on_truncated,
+};
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return true;
-			if (errno == ENOBUFS) {
-				if (grp >= 0)
-					overflowed(r, grp, now_ns());
-				continue;
-			}
-			mw_err("exporter: cannot receive events [%s]", mw_errno_text(errno));
-			return false;
-		}
-		if (n > DGRAM_MAX) {
-			mw_warn("datagram of %zd bytes truncated: events lost", n);
-			n = DGRAM_MAX;
-		}
-		if (grp < 0)
-			handle_ctrl(r, r->buf, n);
-		else
-			handle_dgram(r, grp, r->buf, n);
-	}
-}
-
-/* Until a signal, the family going away, or a receive error. */
-static void run_loop(struct exp_run *r)
+/* Until a signal, the family going away, or a receive error (false, said). */
+static bool run_loop(struct exp_run *r)
 {
 	struct pollfd pfd[MW_NR_GROUPS + 1];
+	struct mw_error err;
 	sigset_t none;
 	int g;
 
 	sigemptyset(&none);
 	for (g = 0; g < MW_NR_GROUPS; g++)
-		pfd[g] = (struct pollfd){ .fd = r->socks[g].fd, .events = POLLIN };
-	pfd[MW_NR_GROUPS] = (struct pollfd){ .fd = r->ctrl.sk ? r->ctrl.fd : -1,
+		pfd[g] = (struct pollfd){ .fd = r->sub.fd[g], .events = POLLIN };
+	pfd[MW_NR_GROUPS] = (struct pollfd){ .fd = r->sub.ctrl ? r->sub.ctrl_fd : -1,
 					     .events = POLLIN };
-	while (!got_signal && !r->family_gone) {
+	while (!got_signal && !r->sub.family_gone) {
 		/* Signals are blocked but here, so none is missed. */
 		if (ppoll(pfd, MW_NR_GROUPS + 1, NULL, &none) < 0) {
 			if (errno == EINTR)
 				continue;
 			mw_err("exporter: poll failed [%s]", mw_errno_text(errno));
-			return;
-		}
-		/* Reclaim first: it is what pairs and counts in order. */
-		for (g = 0; g < MW_NR_GROUPS; g++)
-			if (pfd[g].revents && !drain(r, &r->socks[g], g))
-				return;
-		if (pfd[MW_NR_GROUPS].revents && !drain(r, &r->ctrl, -1))
-			return;
-	}
-}
-
-/* ---- replay (tests) ------------------------------------------------------- */
-
-static bool read_all(int fd, void *buf, size_t len)
-{
-	unsigned char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
 			return false;
-		p += n;
-		len -= n;
+		}
+		/* Reclaim first: an OOM kill's story needs what came before it. */
+		for (g = -1; g < MW_NR_GROUPS; g++) {
+			int i = g < 0 ? MW_NR_GROUPS : g;
+
+			if (pfd[i].revents && mw_evsub_drain(&r->sub, g, &stream_ops, r, &err)) {
+				mw_report(&err);
+				return false;
+			}
+		}
 	}
 	return true;
 }
@@ -336,57 +276,30 @@ static bool read_all(int fd, void *buf, size_t len)
 /* The whole replay file into the model; false (said why) if malformed. */
 static bool replay_all(struct exp_run *r)
 {
-	uint32_t hdr[2];
+	struct mw_error err;
+	int ret;
 
-	while (read_all(r->replay_fd, hdr, sizeof(hdr))) {
-		if (hdr[0] >= MW_NR_GROUPS ||
-		    (hdr[1] != REPLAY_ENOBUFS && hdr[1] > DGRAM_MAX)) {
-			mw_err("exporter: malformed replay record (group %u, length %u)",
-			       hdr[0], hdr[1]);
-			return false;
-		}
-		if (hdr[1] == REPLAY_ENOBUFS) {
-			overflowed(r, hdr[0], r->metrics.state.last_ns);
-			continue;
-		}
-		if (!read_all(r->replay_fd, r->buf, hdr[1])) {
-			mw_err("exporter: replay record cut short");
-			return false;
-		}
-		handle_dgram(r, hdr[0], r->buf, hdr[1]);
-	}
-	return true;
+	while ((ret = mw_evsub_replay(r->replay_fd, r->sub.buf, &stream_ops, r, &err)) > 0)
+		;
+	if (ret < 0)
+		mw_report(&err);
+	return ret == 0;
 }
 
 /* ---- setup ------------------------------------------------------------------ */
-
-static int join(struct exp_sock *s, const char *family, const char *group,
-		struct nl_sock *resolver)
-{
-	struct mw_error err;
-
-	if (mw_genl_join(resolver, family, group, RCVBUF_BYTES, &s->sk, &err))
-		return mw_report(&err);
-	s->fd = nl_socket_get_fd(s->sk);
-	return MW_EXIT_OK;
-}
 
 static int setup_netlink(struct exp_run *r)
 {
 	struct mw_error err;
 	uint32_t page_size;
-	int ret, g;
+	int g;
 
 	if (mw_genl_open(&r->genl, &err))
 		return mw_report(&err);
 	r->have_genl = true;
-	r->family = r->genl.family;
-	for (g = 0; g < MW_NR_GROUPS; g++) {
-		ret = join(&r->socks[g], MEMWALK_GENL_NAME, mw_group_name(g), r->genl.sock);
-		if (ret)
-			return ret;
-	}
-	if (join(&r->ctrl, "nlctrl", "notify", r->genl.sock))
+	if (mw_evsub_open(&r->sub, &r->genl, (1u << MW_NR_GROUPS) - 1, &err))
+		return mw_report(&err);
+	if (!r->sub.ctrl)
 		mw_warn("cannot watch for the module going away; continuing");
 	/* After joining: every seq above these should reach us. */
 	if (mw_genl_get_status(&r->genl, r->status, &err))
@@ -492,7 +405,7 @@ static int exporter_run(const struct mw_command *cmd, int argc, char **argv)
 	struct MHD_Daemon *daemon = NULL;
 	const char *listen_at;
 	sigset_t block;
-	int ret, fd, g;
+	int ret, fd;
 
 	ret = parse_opts(cmd, argc, argv, &listen_at);
 	if (ret >= 0)
@@ -510,13 +423,13 @@ static int exporter_run(const struct mw_command *cmd, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	pthread_mutex_init(&r.lock, NULL);
 
-	r.buf = malloc(DGRAM_MAX);
-	if (!r.buf) {
-		mw_err("out of memory");
-		ret = MW_EXIT_FAILURE;
-		goto out;
-	}
 	if (replay && *replay) {
+		r.sub.buf = malloc(MW_EVSUB_DGRAM_MAX);
+		if (!r.sub.buf) {
+			mw_err("out of memory");
+			ret = MW_EXIT_FAILURE;
+			goto out;
+		}
 		r.replay_fd = open(replay, O_RDONLY | O_CLOEXEC);
 		if (r.replay_fd < 0) {
 			mw_err("cannot open %s [%s]", replay, mw_errno_text(errno));
@@ -558,16 +471,15 @@ static int exporter_run(const struct mw_command *cmd, int argc, char **argv)
 		sigemptyset(&none);
 		while (!got_signal)
 			sigsuspend(&none);
-	} else {
-		run_loop(&r);
+	} else if (!run_loop(&r)) {
+		ret = MW_EXIT_FAILURE;
+		goto out;
 	}
 	ret = MW_EXIT_OK;
-	if (r.family_gone) {
+	if (r.sub.family_gone) {
 		mw_err("the memwalk module was unloaded: generic netlink family \"%s\" is gone",
 		       MEMWALK_GENL_NAME);
 		ret = MW_EXIT_UNAVAILABLE;
-	} else if (!got_signal) {
-		ret = MW_EXIT_FAILURE;	/* a receive error, said */
 	}
 
 out:
@@ -575,18 +487,13 @@ out:
 		MHD_stop_daemon(daemon);
 	if (fd >= 0)
 		close(fd);
-	for (g = 0; g < MW_NR_GROUPS; g++)
-		if (r.socks[g].sk)
-			nl_socket_free(r.socks[g].sk);
-	if (r.ctrl.sk)
-		nl_socket_free(r.ctrl.sk);
+	mw_evsub_close(&r.sub);
 	if (r.have_genl)
 		mw_genl_close(&r.genl);
 	if (r.replay_fd >= 0)
 		close(r.replay_fd);
 	mw_metrics_free(&r.metrics);
 	mw_status_release(&status);
-	free(r.buf);
 	pthread_mutex_destroy(&r.lock);
 	return ret;
 }

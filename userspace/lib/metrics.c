@@ -358,14 +358,6 @@ static void render_oom(FILE *f, const struct mw_metrics *m)
 	}
 }
 
-static const char *const node_lru_items[] = {
-	[MW_N_ACTIVE_ANON]	= "active_anon",
-	[MW_N_INACTIVE_ANON]	= "inactive_anon",
-	[MW_N_ACTIVE_FILE]	= "active_file",
-	[MW_N_INACTIVE_FILE]	= "inactive_file",
-	[MW_N_UNEVICTABLE]	= "unevictable",
-};
-
 static void render_nodes(FILE *f, const struct mw_metrics *m)
 {
 	static const char *const wmarks[] = { "min", "low", "high" };
@@ -374,10 +366,10 @@ static void render_nodes(FILE *f, const struct mw_metrics *m)
 	family(f, "memwalk_node_lru_bytes", "gauge",
 	       "Memory on each LRU list of a node, as the module last reported it.");
 	for (i = 0; i < MW_EV_MAX_NODES; i++)
-		for (k = 0; k < sizeof(node_lru_items) / sizeof(node_lru_items[0]); k++)
+		for (k = MW_N_ACTIVE_ANON; k <= MW_N_UNEVICTABLE; k++)	/* the LRU lists */
 			if (m->nodes[i].node.has_id && (m->nodes[i].node.has & (1u << k)))
 				fprintf(f, "memwalk_node_lru_bytes{node=\"%u\",lru=\"%s\"} %" PRIu64 "\n",
-					i, node_lru_items[k],
+					i, mw_node_item_names[k],
 					m->nodes[i].node.v[k] * m->page_size);
 	family(f, "memwalk_node_free_bytes", "gauge",
 	       "Free memory of a node, summed over its zones, as the module last reported it.");
