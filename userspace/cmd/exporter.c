@@ -3,16 +3,16 @@
  * memwalk-client exporter: the reclaim, OOM and LRU events as Prometheus
  * metrics over HTTP (libmicrohttpd), for a Prometheus server to scrape.
  *
- * The main thread subscribes to the module's multicast groups (one socket
- * per group, as "events" does, so losses are charged to the right group)
- * and folds every event into the metric model (lib/metrics.h).
+ * The main thread subscribes to the module's multicast groups
+ * (lib/evsub.h) and folds every event into the metric model
+ * (lib/metrics.h).
  * libmicrohttpd's thread serves GET /metrics: a GET_STATUS for the probe
  * states and the module's own counters, then the model rendered under the
  * lock.  Plain HTTP, no authentication: it listens on 127.0.0.1 unless
  * told otherwise.
  *
  * MEMWALK_EVENTS_REPLAY=FILE reads the stream from FILE instead of the
- * module (for the host tests; the format is events.c's), then serves.
+ * module (for the host tests; the format is in lib/evsub.h), then serves.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -305,7 +305,7 @@ static void render_stalls(FILE *f, const struct mw_metrics *m,
 		hist_samples(f, name, "memcg", s->v[i].key, &s->v[i].latency);
 
 	snprintf(name, sizeof(name), "memwalk_%s_reclaimed_bytes_total", prefix);
-	snprintf(help, sizeof(help), "Memory %s reclaimed, by the stalled task's memory cgroup.", what);
+	snprintf(help, sizeof(help), "Memory reclaimed by %s stalls, by the stalled task's memory cgroup.", what);
 	family(f, name, "counter", help);
 	for (i = 0; i < s->nr; i++)
 		sample(f, name, "memcg", s->v[i].key, s->v[i].reclaimed * m->page_size);

@@ -22,7 +22,10 @@
 #define MW_METRICS_MAX_KEYS	256
 #define MW_HIST_BUCKETS		12	/* and +Inf */
 
-/* Latencies; bucket[i] counts those <= mw_hist_bounds_ns[i] and above the one before. */
+/*
+ * Latencies; bucket[i] counts those up to the i-th bound (metrics.c: 10 us
+ * to 10 s) and above the one before.
+ */
 struct mw_hist {
 	uint64_t bucket[MW_HIST_BUCKETS + 1];	/* the last: above every bound */
 	uint64_t count;
