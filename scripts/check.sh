@@ -174,7 +174,7 @@ done
 
 # --- the exporter, scraped by the host's Prometheus -------------------------
 # One result line per kernel line (scripts/exporter-test.sh: a 512 MiB guest,
-# about a minute and a half each); the details go to the log.
+# about two minutes each, 112 s on 6.12); the details go to the log.
 for line in $lines; do
 	say "# exporter scraped by Prometheus on $line"
 	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
