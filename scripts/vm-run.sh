@@ -15,6 +15,10 @@
 #   MW_VM_ICOUNT   QEMU -icount option ("shift=0,sleep=off"): the guest
 #                  clock counts executed instructions, not host time
 #   MW_VM_PLUGIN   QEMU -plugin option (a TCG plugin and its arguments)
+#   MW_VM_HOSTFWD  HOSTPORT:GUESTPORT: an e1000 NIC on QEMU user networking
+#                  with restrict=on (no traffic out of the guest), the guest
+#                  at 10.0.2.15, and the host's 127.0.0.1:HOSTPORT forwarded
+#                  to its GUESTPORT (the exporter's test scrapes it)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,15 +45,18 @@ cp /bin/busybox "$r/bin/busybox"
 install -m 0755 "$MW_TOP/scripts/guest/init" "$r/init"
 cp "$run" "$r/etc/memwalk/run"
 cp "$ko" "$r/lib/memwalk/memwalk.ko"
-client=$MW_TOP/userspace/memwalk-client
-if [ -x "$client" ]; then
-	cp "$client" "$r/bin/"
-	# The client links libsmartcols, which Debian ships shared only: its
-	# shared libraries and loader go where ldd finds them on the host.
-	for lib in $(ldd "$client" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+# A dynamically linked program's shared libraries (ldd), at the paths the
+# dynamic loader looks for them, for the busybox initramfs.
+copy_shared_libs() {
+	local lib
+	for lib in $(ldd "$1" | grep -Eo '/[^ ]+'); do
 		mkdir -p "$r$(dirname "$lib")"
 		cp -L "$lib" "$r$lib"
 	done
+}
+if [ -x "$MW_TOP/userspace/memwalk-client" ]; then
+	cp "$MW_TOP/userspace/memwalk-client" "$r/bin/"
+	copy_shared_libs "$MW_TOP/userspace/memwalk-client"
 fi
 for t in "$MW_TOP"/selftests/memwalk_*; do
 	[ -x "$t" ] && [ -f "$t" ] && cp "$t" "$r/selftests/"
@@ -77,6 +84,14 @@ add_module() {
 }
 : > "$r/etc/memwalk/modules"
 for m in ${MW_VM_MODULES:-}; do add_module "$m"; done
+net=()
+if [ -n "${MW_VM_HOSTFWD:-}" ]; then
+	[[ $MW_VM_HOSTFWD =~ ^[0-9]+:[0-9]+$ ]] || die "MW_VM_HOSTFWD=$MW_VM_HOSTFWD: say HOSTPORT:GUESTPORT"
+	add_module e1000
+	touch "$r/etc/memwalk/net"	# /init brings eth0 up
+	net=(-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${MW_VM_HOSTFWD%%:*}-10.0.2.15:${MW_VM_HOSTFWD#*:}"
+	     -device e1000,netdev=n0)
+fi
 [ -n "${MW_VM_FILES:-}" ] && for f in $MW_VM_FILES; do cp -a "$f" "$r/etc/memwalk/"; done
 
 (cd "$r" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
@@ -99,7 +114,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "$cpu" \
 	${MW_VM_PLUGIN:+-plugin "$MW_VM_PLUGIN"} \
 	-m "$mem" -smp "$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kimg/vmlinuz" -initrd "$work/initramfs.cpio" \
-	-append "$append" \
+	-append "$append" "${net[@]}" \
 	-serial "file:$work/console.log" -serial "file:$work/results.log" \
 	> "$work/qemu.log" 2>&1
 qrc=$?
