@@ -85,6 +85,25 @@ int mw_vma_add_run(struct mw_vma *vma, const struct memwalk_page_run *run)
 	return 0;
 }
 
+void mw_vma_trim(struct mw_vma *vma)
+{
+	struct memwalk_page_run *p;
+
+	if (vma->nr_runs == vma->cap_runs)
+		return;
+	if (!vma->nr_runs) {
+		free(vma->runs);
+		vma->runs = NULL;
+		vma->cap_runs = 0;
+		return;
+	}
+	p = realloc(vma->runs, vma->nr_runs * sizeof(*vma->runs));
+	if (p) {
+		vma->runs = p;
+		vma->cap_runs = vma->nr_runs;
+	}
+}
+
 /*
  * Whether run @b continues run @a: the kernel's rule for one run (alike in
  * every field, pages consecutive, and PFNs or swap offsets consecutive
