@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench [KVER=line]: memwalk against its peers, measured in one VM run
-# per line, and the probes' overhead in a second one under QEMU -icount.
+# per line, and the probes' overhead in a second one under QEMU -icount;
+# first, on the host, `show` of a generated snapshot of 1M page runs.
 #   MEMWALK_BENCH_MIB (512)  size of the mixed-state target
+#   MEMWALK_BENCH_RUNS (1000000)  page runs of the generated snapshot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 lines=${1:-6.12}
 make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
 make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
+"$MW_TOP/scripts/bench-show.sh"
 for line in $lines; do
 	"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
 	log "benchmark on $line under QEMU/TCG: ratios only"

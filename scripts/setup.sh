@@ -8,7 +8,7 @@ set -euo pipefail
 [ "$(id -u)" = 0 ] || die "make setup needs root (apt, debootstrap, chroot)"
 [ -r /etc/debian_version ] || die "make setup expects a Debian 12 host"
 
-HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev sparse
+HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
 	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl
 	linux-source-6.1 linux-source-$DEBUG_KLINE"
