@@ -66,11 +66,13 @@ struct json_reader {
 	size_t tok_len, tok_cap;
 	bool failed;
 	struct json_error err;
+	bool plain[256];		/* the bytes a string holds as they are */
 };
 
 struct json_reader *json_reader_new(FILE *fp)
 {
 	struct json_reader *rd = calloc(1, sizeof(*rd));
+	unsigned int i;
 
 	if (!rd)
 		return NULL;
@@ -84,6 +86,8 @@ struct json_reader *json_reader_new(FILE *fp)
 		return NULL;
 	}
 	rd->line = 1;
+	for (i = 0x20; i < 0x80; i++)
+		rd->plain[i] = i != '"' && i != '\\';
 	return rd;
 }
 
@@ -327,9 +331,9 @@ size_t json_utf8_length(const unsigned char *s, size_t n)
 }
 
 /* Plain bytes of a string: printable ASCII but '"' and '\'. */
-static bool plain(unsigned char c)
+static bool plain(const struct json_reader *rd, char c)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	return rd->plain[(unsigned char)c];
 }
 
 /*
@@ -342,7 +346,7 @@ static bool read_string(struct json_reader *rd)
 	unsigned int line = rd->line, column = column_at(rd, rd->pos);
 	size_t n = rd->pos + 1;
 
-	while (n < rd->len && plain(rd->buf[n]))
+	while (n < rd->len && plain(rd, rd->buf[n]))
 		n++;
 	if (n < rd->len && rd->buf[n] == '"') {
 		rd->buf[n] = '\0';
@@ -364,7 +368,7 @@ static bool read_string(struct json_reader *rd)
 			return false;
 		}
 		n = rd->pos;
-		while (n < rd->len && plain(rd->buf[n]))
+		while (n < rd->len && plain(rd, rd->buf[n]))
 			n++;
 		if (n > rd->pos) {
 			if (!tok_put(rd, rd->buf + rd->pos, n - rd->pos))
@@ -743,6 +747,7 @@ enum json_token_type json_next(struct json_reader *rd, struct json_token *tok)
 	enum json_token_type type = JSON_ERROR;
 	int c;
 
+again:
 	if (!rd->failed && !rd->started && !rd->line_start && !rd->base && !rd->pos &&
 	    avail(rd, 3) >= 3 && !memcmp(rd->buf, "\xef\xbb\xbf", 3)) {
 		/* A UTF-8 byte order mark is tolerated (RFC 8259, section 8.1). */
@@ -766,7 +771,7 @@ enum json_token_type json_next(struct json_reader *rd, struct json_token *tok)
 		if (c == ',') {
 			rd->pos++;
 			rd->expect = rd->levels[rd->depth - 1].object ? EXPECT_KEY : EXPECT_VALUE;
-			return json_next(rd, tok);
+			goto again;
 		}
 		if (rd->levels[rd->depth - 1].object) {
 			if (c == '}')
@@ -799,7 +804,7 @@ enum json_token_type json_next(struct json_reader *rd, struct json_token *tok)
 		}
 		rd->pos++;
 		rd->expect = EXPECT_VALUE;
-		return json_next(rd, tok);
+		goto again;
 	case EXPECT_VALUE_OR_CLOSE:
 		if (c == ']') {
 			type = close_level(rd, tok);

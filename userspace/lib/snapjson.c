@@ -180,13 +180,18 @@ struct slot {
 	char *string;		/* JSON_STRING, when the slot keeps it */
 };
 
+#define KEY_BUCKETS	64
+#define BUCKET_SHARED	0xff
+
 /* An object being read: where it starts, and its slots. */
 struct object {
 	unsigned int line, column;
 	const char *const *keys;	/* NULL-terminated, in slot order */
 	struct slot *slots;
 	bool keep_strings;
-	unsigned char lens[16];		/* of keys, filled in on first use */
+	unsigned char lens[16];		/* of keys */
+	/* by key_bucket(): the index + 1 of the one key there, or SHARED */
+	unsigned char buckets[KEY_BUCKETS];
 };
 
 struct reader {
@@ -196,6 +201,7 @@ struct reader {
 	char where[64];		/* "vmas[3].runs[7]", or "" at the top */
 };
 
+/* The error into @err (none when NULL), at @line:@column, in @key. */
 static void __attribute__((format(printf, 6, 7)))
 fail_to(struct mw_error *err, const struct reader *rd, unsigned int line,
 	unsigned int column, const char *key, const char *fmt, ...)
@@ -203,6 +209,8 @@ fail_to(struct mw_error *err, const struct reader *rd, unsigned int line,
 	char msg[256], where[128], pos[32] = "";
 	va_list ap;
 
+	if (!err)
+		return;		/* only whether it fails is asked */
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -215,14 +223,39 @@ fail_to(struct mw_error *err, const struct reader *rd, unsigned int line,
 	mw_error_set(err, -EINVAL, "%s%s: %s%s", rd->file, pos, where, msg);
 }
 
+/* Keys are short: a loop beats a call to memcmp() here. */
+static bool same_bytes(const char *a, const char *b, size_t n)
+{
+	while (n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
+/* Where a key of @len bytes starts its search in an object's table. */
+static unsigned int key_bucket(const char *key, size_t len)
+{
+	if (!len)
+		return 0;
+	return (len * 31 + (unsigned char)key[0] * 7 +
+		(unsigned char)key[len - 1]) % KEY_BUCKETS;
+}
+
 /* The slot of @key (of @len bytes) in @o, or NULL. */
 static struct slot *slot_of_len(const struct object *o, const char *key, size_t len)
 {
+	unsigned int b = o->buckets[key_bucket(key, len)];
 	size_t i;
 
+	if (!b)
+		return NULL;
+	if (b != BUCKET_SHARED) {
+		i = b - 1;
+		return o->lens[i] == len && same_bytes(o->keys[i], key, len) ?
+		       &o->slots[i] : NULL;
+	}
 	for (i = 0; o->keys[i]; i++)
-		if (o->lens[i] == len && o->keys[i][0] == key[0] &&
-		    !memcmp(o->keys[i], key, len))
+		if (o->lens[i] == len && same_bytes(o->keys[i], key, len))
 			return &o->slots[i];
 	return NULL;
 }
@@ -242,8 +275,13 @@ static void object_init(struct object *o, const char *const *keys,
 	o->keys = keys;
 	o->slots = slots;
 	o->keep_strings = keep_strings;
-	for (i = 0; keys[i]; i++)
+	for (i = 0; keys[i]; i++) {
+		unsigned char *b;
+
 		o->lens[i] = strlen(keys[i]);
+		b = &o->buckets[key_bucket(keys[i], o->lens[i])];
+		*b = *b ? BUCKET_SHARED : i + 1;
+	}
 }
 
 static bool missing(struct mw_error *err, const struct reader *rd,
@@ -499,11 +537,15 @@ static int read_runs(struct reader *rd, struct runs_ctx *c)
 				return ret;
 			if (c->failed)
 				continue;
-			snprintf(rd->where, sizeof(rd->where), "vmas[%zu].runs[%zu]",
-				 c->index, i);
-			if (!check_run(c->err, rd, &o, &run)) {
+			if (!check_run(NULL, rd, &o, &run)) {
+				/* the place is named only when there is an error */
+				snprintf(rd->where, sizeof(rd->where), "vmas[%zu].runs[%zu]",
+					 c->index, i);
+				check_run(c->err, rd, &o, &run);
 				c->failed = true;
 			} else if (mw_vma_add_run(c->vma, &run)) {
+				snprintf(rd->where, sizeof(rd->where), "vmas[%zu].runs[%zu]",
+					 c->index, i);
 				fail_to(c->err, rd, o.line, o.column, NULL, "out of memory");
 				c->failed = true;
 			}
