@@ -43,14 +43,12 @@ static void print_bit_names(const char *key, const struct mw_bit_names *t,
 
 static void print_summary(const char *key, const struct mw_summary *sum)
 {
-	char name[48];
 	size_t f;
 
 	open_json_object(PRINT_JSON, key);
-	for (f = 0; f < mw_nr_summary_fields; f++) {
-		snprintf(name, sizeof(name), "%s_kb", mw_summary_fields[f].key);
-		print_uint(PRINT_JSON, name, "", mw_summary_get(sum, &mw_summary_fields[f]));
-	}
+	for (f = 0; f < mw_nr_summary_fields; f++)
+		print_uint(PRINT_JSON, mw_summary_fields[f].json_key, "",
+			   mw_summary_get(sum, &mw_summary_fields[f]));
 	close_json_object(PRINT_JSON);
 }
 

@@ -52,7 +52,7 @@ struct stats {
 	uint64_t swap;
 };
 
-#define FIELD(name) { #name, offsetof(struct mw_summary, name) }
+#define FIELD(name) { #name, offsetof(struct mw_summary, name), #name "_kb" }
 
 const struct mw_summary_field mw_summary_fields[] = {
 	FIELD(size), FIELD(rss), FIELD(pss),

@@ -44,6 +44,7 @@ void mw_summarize_all(const struct mw_snapshot *snap, struct mw_summary *total);
 struct mw_summary_field {
 	const char *key;		/* JSON key, without the "_kb" */
 	size_t offset;
+	const char *json_key;		/* with it: "rss_kb" */
 };
 extern const struct mw_summary_field mw_summary_fields[];
 extern const size_t mw_nr_summary_fields;
