@@ -10,7 +10,7 @@ set -euo pipefail
 
 HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libjson-c-dev sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
-	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl
+	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time
 	linux-source-6.1 linux-source-$DEBUG_KLINE"
 
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
