@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench [KVER=line]: memwalk against its peers, measured in one VM run
-# per line, and the probes' overhead in a second one under QEMU -icount.
+# per line, and the probes' overhead in a second one under QEMU -icount;
+# first, on the host, `show` of a generated snapshot of 1M page runs.
 #   MEMWALK_BENCH_MIB (512)  size of the mixed-state target
+#   MEMWALK_BENCH_RUNS (1000000)  page runs of the generated snapshot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 lines=${1:-6.12}
 make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
 make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
+"$MW_TOP/scripts/bench-show.sh"
 for line in $lines; do
 	"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
 	log "benchmark on $line under QEMU/TCG: ratios only"
 	# Guests whose clock counts instructions (QEMU -icount), one vCPU (6.1
 	# hangs bringing up a second one under -icount): the snapshot
-	# benchmark, then the probes' overhead, each in a fresh guest.
+	# benchmark (its client half, 60,000 VMAs, takes some 5 minutes more),
+	# then the probes' overhead, each in a fresh guest.
 	MW_VM_MEM=$(( ${MEMWALK_BENCH_MIB:-512} * 2 + 1024 )) MW_VM_CPUS=1 \
 	MW_VM_MODULES=zram MW_VM_APPEND="transparent_hugepage=madvise" \
-	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
+	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=1800 \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-snapshot.sh" bench-snapshot
 	MW_VM_MEM=1024 MW_VM_CPUS=1 MW_VM_MODULES=zram \
 	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \

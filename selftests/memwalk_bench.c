@@ -19,6 +19,14 @@
  * Under TCG only the ratios mean anything; absolute times are printed for
  * the record, not as claims.
  *
+ * The client half: `memwalk-client PID` (the table, to /dev/null) against
+ * `cat /proc/PID/smaps` on a process of MEMWALK_BENCH_VMAS (default 60000)
+ * one-page VMAs, a quarter of them file pages (named), and the client's
+ * memory per VMA against the size of its JSON.  $MEMWALK_CLIENT is the
+ * client (default /bin/memwalk-client); MEMWALK_BENCH_CLIENT_BEFORE names
+ * another build to measure beside it; MEMWALK_BENCH_ONLY=client runs this
+ * half alone.
+ *
  * MEMWALK_BENCH_PROFILE=REGION:MODE:N (scripts/profile.sh) takes N
  * snapshots of one region (untouched, anon, thp, swapped, file or all) in
  * one mode (full, no-folio, pte-only) and nothing else, for a profiler
@@ -35,6 +43,8 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <linux/memwalk.h>
@@ -319,6 +329,163 @@ bad:
 	}							\
 } while (0)
 
+/* ---- the client against smaps ------------------------------------------ */
+
+/* A process of @n one-page VMAs (every 4th a page of a file), sleeping. */
+static pid_t start_vma_target(long n)
+{
+	int pipefd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(pipefd))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		char path[] = "/tmp/memwalk-bench-vmas-XXXXXX";
+		int fd = mkstemp(path);
+		char *p = mmap(NULL, 2 * n * psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (fd < 0 || ftruncate(fd, n * psz) || p == MAP_FAILED)
+			exit(1);
+		unlink(path);
+		/* a hole after every page: no two VMAs merge */
+		for (long i = 0; i < n; i++) {
+			char *a = p + 2 * i * psz;
+
+			if (munmap(a + psz, psz))
+				exit(1);
+			if (i % 4 == 1 &&
+			    mmap(a, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
+				 i * psz) == MAP_FAILED)
+				exit(1);
+			(void)*(volatile char *)a;
+			if (i % 4 != 1)
+				*a = 1;
+		}
+		if (write(pipefd[1], "x", 1) != 1)
+			exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &c, 1) != 1) {
+		fprintf(stderr, "the %ld-VMA target failed (vm.max_map_count?)\n", n);
+		exit(1);
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+/* cat /proc/PID/smaps > /dev/null; its bytes in *@bytes. */
+static double smaps_read(pid_t pid, uint64_t *bytes)
+{
+	static char buf[1 << 16];
+	char path[64];
+	double t0 = now();
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	*bytes = 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		*bytes += n;
+	close(fd);
+	return now() - t0;
+}
+
+/* @client on @pid (with @opt, if any) to @out; its max RSS in *@rss_kb. */
+static double client_run(const char *client, pid_t pid, const char *opt,
+			 const char *out, long *rss_kb)
+{
+	char arg[16];
+	struct rusage ru;
+	double t0 = now();
+	int status;
+	pid_t c;
+
+	snprintf(arg, sizeof(arg), "%d", pid);
+	c = fork();
+	if (c == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execl(client, client, arg, opt, (char *)NULL);
+		_exit(127);
+	}
+	if (c < 0 || wait4(c, &status, 0, &ru) != c ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "%s %s %s failed\n", client, arg, opt ? opt : "");
+		exit(1);
+	}
+	*rss_kb = ru.ru_maxrss;
+	return now() - t0;
+}
+
+static void client_bench(const char *client, const char *label,
+			 pid_t pid, pid_t small, long nr_vmas, int reps,
+			 double t_smaps, double t_kernel)
+{
+	const char *json = "/tmp/memwalk-bench.json";
+	long rss = 0, rss_json = 0, rss_small = 0;
+	double t_client = 0, t_json = 0;
+	struct stat st;
+
+	BEST(client_run(client, pid, NULL, "/dev/null", &rss), t_client);
+	BEST(client_run(client, pid, "-J", json, &rss_json), t_json);
+	client_run(client, small, NULL, "/dev/null", &rss_small);
+	if (stat(json, &st)) {
+		perror(json);
+		exit(1);
+	}
+	unlink(json);
+	printf("%s PID vs cat smaps, %ld VMAs: %.2fx smaps's time (target <= 1.00x) (%.3f s vs %.3f s; the module's part %.3f s; -J %.3f s)\n",
+	       label, nr_vmas, t_client / t_smaps, t_client, t_smaps, t_kernel, t_json);
+	printf("%s memory: %.0f B per VMA (max RSS %ld KiB, -J %ld KiB, %ld KiB for a small process), JSON %.0f B per VMA: %.2fx its JSON (target: a small multiple)\n",
+	       label, (rss - rss_small) * 1024.0 / nr_vmas, rss, rss_json, rss_small,
+	       (double)st.st_size / nr_vmas,
+	       (rss - rss_small) * 1024.0 / st.st_size);
+}
+
+static void client_half(int fd, int reps)
+{
+	const char *vmas_s = getenv("MEMWALK_BENCH_VMAS");
+	const char *client = getenv("MEMWALK_CLIENT");
+	const char *before = getenv("MEMWALK_BENCH_CLIENT_BEFORE");
+	long nr_vmas = vmas_s ? atol(vmas_s) : 60000;
+	double t_smaps = 0, t_kernel = 0;
+	uint64_t bytes = 0;
+	pid_t pid, small;
+
+	if (!client)
+		client = "/bin/memwalk-client";
+	pid = start_vma_target(nr_vmas);
+	small = fork();
+	if (small == 0) {
+		for (;;)
+			pause();
+	}
+	BEST(smaps_read(pid, &bytes), t_smaps);
+	BEST(memwalk_snapshot(fd, pid, 0, 0, FULL).secs, t_kernel);
+	printf("# client half: %ld VMAs, smaps %llu B, %d reps, best of each\n",
+	       nr_vmas, (unsigned long long)bytes, reps);
+	if (before && access(before, X_OK) == 0)
+		client_bench(before, "client (before)", pid, small, nr_vmas, reps,
+			     t_smaps, t_kernel);
+	client_bench(client, "client", pid, small, nr_vmas, reps, t_smaps, t_kernel);
+	kill(small, SIGKILL);
+	kill(pid, SIGKILL);
+	waitpid(small, NULL, 0);
+	waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
 	const char *mib_s = getenv("MEMWALK_BENCH_MIB");
@@ -340,6 +507,10 @@ int main(void)
 	if (fd < 0 || kpf < 0) {
 		perror("open /dev/memwalk or /proc/kpageflags");
 		return 1;
+	}
+	if (getenv("MEMWALK_BENCH_ONLY") && !strcmp(getenv("MEMWALK_BENCH_ONLY"), "client")) {
+		client_half(fd, reps);
+		return 0;
 	}
 	pid = start_target(total, reg, pipefd);
 	start = reg[0].start;
@@ -433,5 +604,6 @@ int main(void)
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	client_half(fd, reps);
 	return 0;
 }

@@ -462,6 +462,9 @@ int mw_collect(struct mw_device *dev, const struct mw_collect_opts *opts,
 		ret = mw_error_set(err, -EAGAIN,
 				   "snapshot of pid %d: its address space changed during each of %d attempts; try a smaller --range",
 				   opts->pid, MAX_ATTEMPTS);
+	if (!ret)
+		for (size_t i = 0; i < snap->nr_vmas; i++)
+			mw_vma_trim(&snap->vmas[i]);
 	if (!ret && !mw_snapshot_check(snap, msg, sizeof(msg)))
 		ret = mw_error_set(err, -EPROTO,
 				   "snapshot of pid %d: the module returned an inconsistent snapshot: %s",

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A small, strict JSON reader; see json.h.  Recursive descent over the
- * whole text (depth bounded by JSON_MAX_DEPTH); values, keys and strings are
- * carved from an arena of large chunks; arrays and objects are collected in
- * a growable buffer and copied into the arena when they close.
+ * A small, strict, streaming JSON reader; see json.h.  The text is read in
+ * chunks into a buffer that slides along the file (a token longer than a
+ * chunk grows it); a stack of the open arrays and objects (at most
+ * JSON_MAX_DEPTH) says what may come next.  Each open object keeps the
+ * keys it has seen, to find duplicates: a 64-bit mask of their hashes
+ * answers most lookups without comparing a string.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,100 +15,204 @@
 
 #include "json.h"
 
-#define CHUNK_SIZE	(64 * 1024)
+#define READ_SIZE	(64 * 1024)
+#define DUP_KEY_MAX	64	/* of a duplicate key, in the message */
 
-struct chunk {
-	struct chunk *next;
-	size_t used, size;
-	max_align_t data[];
+/* What may come next, after skipping whitespace. */
+enum expect {
+	EXPECT_VALUE,		/* at the top, after ':' or after ',' in an array */
+	EXPECT_VALUE_OR_CLOSE,	/* after '[' */
+	EXPECT_KEY,		/* after ',' in an object */
+	EXPECT_KEY_OR_CLOSE,	/* after '{' */
+	EXPECT_COLON,		/* after a key */
+	EXPECT_COMMA_OR_CLOSE,	/* after a value in an array or object */
+	EXPECT_END,		/* after the root value */
 };
 
-struct json_doc {
-	struct chunk *chunks;
-	struct json_value *root;
+/* The keys an open object has seen. */
+struct keys {
+	uint64_t mask;			/* bit (hash % 61) of every key */
+	uint32_t *hashes;
+	size_t *offsets;		/* into text */
+	size_t nr, cap;
+	char *text;			/* the keys, each NUL-terminated */
+	size_t text_len, text_cap;
 };
 
-struct parser {
-	const char *p, *end;
-	const char *line_start;
+struct level {
+	bool object;
+	struct keys keys;
+	bool dup_next;			/* the key just read is a duplicate */
+	bool dup_found;			/* the first duplicate, reported at '}' */
+	unsigned int dup_line, dup_column;
+	char dup_key[DUP_KEY_MAX + 1];
+};
+
+struct json_reader {
+	FILE *fp;
+	char *buf;
+	size_t pos, len, cap;		/* unread bytes: buf[pos..len) */
+	uint64_t base;			/* offset in the file of buf[0] */
+	bool eof;
 	unsigned int line;
+	uint64_t line_start;		/* offset in the file of the line */
+	bool started;			/* the root value has begun */
+	enum expect expect;
 	unsigned int depth;
-	struct json_doc *doc;
-	struct json_error *err;
+	struct level levels[JSON_MAX_DEPTH];
+	const char *text;		/* the current token's text: in tok or buf */
+	size_t text_len;
+	char *tok;			/* text that is not in buf as it is */
+	size_t tok_len, tok_cap;
 	bool failed;
+	struct json_error err;
+	bool plain[256];		/* the bytes a string holds as they are */
 };
 
-static void *arena_alloc(struct json_doc *doc, size_t size)
+struct json_reader *json_reader_new(FILE *fp)
 {
-	struct chunk *c = doc->chunks;
-	void *mem;
+	struct json_reader *rd = calloc(1, sizeof(*rd));
+	unsigned int i;
 
-	size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-	if (!c || c->size - c->used < size) {
-		size_t data = size > CHUNK_SIZE ? size : CHUNK_SIZE;
-
-		c = malloc(sizeof(*c) + data);
-		if (!c)
-			return NULL;
-		c->size = data;
-		c->used = 0;
-		c->next = doc->chunks;
-		doc->chunks = c;
+	if (!rd)
+		return NULL;
+	rd->fp = fp;
+	rd->cap = READ_SIZE;
+	rd->buf = malloc(rd->cap);
+	rd->tok_cap = 256;
+	rd->tok = malloc(rd->tok_cap);
+	if (!rd->buf || !rd->tok) {
+		json_reader_free(rd);
+		return NULL;
 	}
-	mem = (char *)c->data + c->used;
-	c->used += size;
-	return mem;
+	rd->line = 1;
+	for (i = 0x20; i < 0x80; i++)
+		rd->plain[i] = i != '"' && i != '\\';
+	return rd;
 }
 
-static unsigned int column_of(const struct parser *ps, const char *at)
+void json_reader_free(struct json_reader *rd)
 {
-	return (unsigned int)(at - ps->line_start) + 1;
+	unsigned int i;
+
+	if (!rd)
+		return;
+	for (i = 0; i < JSON_MAX_DEPTH; i++) {
+		free(rd->levels[i].keys.hashes);
+		free(rd->levels[i].keys.offsets);
+		free(rd->levels[i].keys.text);
+	}
+	free(rd->buf);
+	free(rd->tok);
+	free(rd);
 }
 
-/* Record the first error only, at @at. */
-static void __attribute__((format(printf, 3, 4)))
-fail_at(struct parser *ps, const char *at, const char *fmt, ...)
+const struct json_error *json_reader_error(const struct json_reader *rd)
+{
+	return &rd->err;
+}
+
+static unsigned int column_at(const struct json_reader *rd, size_t pos)
+{
+	return (unsigned int)(rd->base + pos - rd->line_start) + 1;
+}
+
+/* Record the first error only, at @line:@column. */
+static void __attribute__((format(printf, 4, 5)))
+fail_at(struct json_reader *rd, unsigned int line, unsigned int column,
+	const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ps->failed)
+	if (rd->failed)
 		return;
-	ps->failed = true;
-	ps->err->line = ps->line;
-	ps->err->column = column_of(ps, at);
+	rd->failed = true;
+	rd->err.line = line;
+	rd->err.column = column;
 	va_start(ap, fmt);
-	vsnprintf(ps->err->message, sizeof(ps->err->message), fmt, ap);
+	vsnprintf(rd->err.message, sizeof(rd->err.message), fmt, ap);
 	va_end(ap);
 }
 
-static void fail_oom(struct parser *ps)
+#define fail_here(rd, ...) fail_at(rd, (rd)->line, column_at(rd, (rd)->pos), __VA_ARGS__)
+
+static void fail_oom(struct json_reader *rd)
 {
-	fail_at(ps, ps->p, "out of memory");
+	fail_here(rd, "out of memory");
 }
 
-static void skip_space(struct parser *ps)
+/*
+ * At least @n unread bytes if the file has them; returns how many there
+ * are.  Slides the buffer (positions relative to pos stay valid), grows it
+ * when a token needs more than it holds.
+ */
+static size_t avail(struct json_reader *rd, size_t n)
 {
-	while (ps->p < ps->end) {
-		char c = *ps->p;
+	while (rd->len - rd->pos < n && !rd->eof && !rd->failed) {
+		size_t got;
 
+		if (rd->pos) {
+			memmove(rd->buf, rd->buf + rd->pos, rd->len - rd->pos);
+			rd->len -= rd->pos;
+			rd->base += rd->pos;
+			rd->pos = 0;
+		}
+		if (rd->len == rd->cap) {
+			char *p = realloc(rd->buf, rd->cap * 2);
+
+			if (!p) {
+				fail_oom(rd);
+				break;
+			}
+			rd->buf = p;
+			rd->cap *= 2;
+		}
+		got = fread(rd->buf + rd->len, 1, rd->cap - rd->len, rd->fp);
+		rd->len += got;
+		if (got)
+			continue;
+		if (ferror(rd->fp)) {
+			rd->err.sys_errno = errno ? errno : EIO;
+			fail_here(rd, "cannot read: %s", strerror(rd->err.sys_errno));
+		}
+		rd->eof = true;
+	}
+	return rd->len - rd->pos;
+}
+
+/* The next byte, or -1 at the end of input. */
+static int peek(struct json_reader *rd)
+{
+	if (rd->pos == rd->len && !avail(rd, 1))
+		return -1;
+	return (unsigned char)rd->buf[rd->pos];
+}
+
+static void skip_space(struct json_reader *rd)
+{
+	for (;;) {
+		char c;
+
+		if (rd->pos == rd->len && !avail(rd, 1))
+			return;
+		c = rd->buf[rd->pos];
 		if (c == '\n') {
-			ps->line++;
-			ps->line_start = ps->p + 1;
+			rd->line++;
+			rd->line_start = rd->base + rd->pos + 1;
 		} else if (c != ' ' && c != '\t' && c != '\r') {
 			return;
 		}
-		ps->p++;
+		rd->pos++;
 	}
 }
 
 /* "'x'" for a printable byte, "byte 0x01" otherwise, "end of input" at the end. */
-static const char *describe(const struct parser *ps, char *buf, size_t len)
+static const char *describe(struct json_reader *rd, char *buf, size_t len)
 {
-	unsigned char c;
+	int c = peek(rd);
 
-	if (ps->p >= ps->end)
+	if (c < 0)
 		return "end of input";
-	c = *ps->p;
 	if (c > 0x20 && c < 0x7f)
 		snprintf(buf, len, "'%c'", c);
 	else
@@ -113,30 +220,35 @@ static const char *describe(const struct parser *ps, char *buf, size_t len)
 	return buf;
 }
 
-static void fail_unexpected(struct parser *ps, const char *expected)
+static void fail_unexpected(struct json_reader *rd, const char *expected)
 {
 	char buf[16];
+	const char *found = describe(rd, buf, sizeof(buf));
 
-	fail_at(ps, ps->p, "expected %s, found %s", expected,
-		describe(ps, buf, sizeof(buf)));
+	fail_here(rd, "expected %s, found %s", expected, found);
 }
 
-static struct json_value *new_value(struct parser *ps, enum json_type type)
+/* Append @n bytes to the token's text. */
+static bool tok_put(struct json_reader *rd, const char *s, size_t n)
 {
-	struct json_value *v = arena_alloc(ps->doc, sizeof(*v));
+	if (rd->tok_len + n + 1 > rd->tok_cap) {
+		size_t cap = rd->tok_cap;
+		char *p;
 
-	if (!v) {
-		fail_oom(ps);
-		return NULL;
+		while (rd->tok_len + n + 1 > cap)
+			cap *= 2;
+		p = realloc(rd->tok, cap);
+		if (!p) {
+			fail_oom(rd);
+			return false;
+		}
+		rd->tok = p;
+		rd->tok_cap = cap;
 	}
-	memset(v, 0, sizeof(*v));
-	v->type = type;
-	v->line = ps->line;
-	v->column = column_of(ps, ps->p);
-	return v;
+	memcpy(rd->tok + rd->tok_len, s, n);
+	rd->tok_len += n;
+	return true;
 }
-
-static struct json_value *parse_value(struct parser *ps);
 
 /* ---- strings ---------------------------------------------------------- */
 
@@ -218,476 +330,543 @@ size_t json_utf8_length(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* At '"'; returns the decoded string in the arena. */
-static const char *parse_string(struct parser *ps)
+/* Plain bytes of a string: printable ASCII but '"' and '\'. */
+static bool plain(const struct json_reader *rd, char c)
 {
-	const char *start = ps->p++;
-	const char *s;
-	char *out, *o;
+	return rd->plain[(unsigned char)c];
+}
 
-	/* The decoded string is never longer than its source. */
-	for (s = ps->p; s < ps->end && *s != '"'; s++)
-		if (*s == '\\' && s + 1 < ps->end)
-			s++;
-	out = arena_alloc(ps->doc, (size_t)(s - ps->p) + 1);
-	if (!out) {
-		fail_oom(ps);
-		return NULL;
+/*
+ * At '"': the decoded string as the token's text.  One without escapes
+ * that the buffer holds whole is not copied: its closing quote, already
+ * read, becomes its NUL.
+ */
+static bool read_string(struct json_reader *rd)
+{
+	unsigned int line = rd->line, column = column_at(rd, rd->pos);
+	size_t n = rd->pos + 1;
+
+	while (n < rd->len && plain(rd, rd->buf[n]))
+		n++;
+	if (n < rd->len && rd->buf[n] == '"') {
+		rd->buf[n] = '\0';
+		rd->text = rd->buf + rd->pos + 1;
+		rd->text_len = n - rd->pos - 1;
+		rd->pos = n + 1;
+		return true;
 	}
-	o = out;
+	rd->tok_len = 0;
+	rd->pos++;
 	for (;;) {
-		unsigned char c;
 		unsigned int cp, lo;
+		unsigned char c;
+		char out[4];
 		size_t n;
 
-		if (ps->p >= ps->end) {
-			fail_at(ps, start, "unterminated string");
-			return NULL;
+		if (rd->pos == rd->len && !avail(rd, 1)) {
+			fail_at(rd, line, column, "unterminated string");
+			return false;
 		}
-		c = *ps->p;
+		n = rd->pos;
+		while (n < rd->len && plain(rd, rd->buf[n]))
+			n++;
+		if (n > rd->pos) {
+			if (!tok_put(rd, rd->buf + rd->pos, n - rd->pos))
+				return false;
+			rd->pos = n;
+			continue;
+		}
+		c = rd->buf[rd->pos];
 		if (c == '"') {
-			ps->p++;
+			rd->pos++;
 			break;
 		}
 		if (c < 0x20) {
-			fail_at(ps, ps->p, "control character 0x%02x in a string (write it as \\u%04x)",
-				c, c);
-			return NULL;
+			fail_here(rd, "control character 0x%02x in a string (write it as \\u%04x)",
+				  c, c);
+			return false;
 		}
 		if (c != '\\') {
-			n = json_utf8_length((const unsigned char *)ps->p,
-					     (size_t)(ps->end - ps->p));
+			n = avail(rd, 4);
+			n = json_utf8_length((const unsigned char *)rd->buf + rd->pos, n);
 			if (!n) {
-				fail_at(ps, ps->p, "invalid UTF-8 in a string");
-				return NULL;
+				fail_here(rd, "invalid UTF-8 in a string");
+				return false;
 			}
-			memcpy(o, ps->p, n);
-			o += n;
-			ps->p += n;
+			if (!tok_put(rd, rd->buf + rd->pos, n))
+				return false;
+			rd->pos += n;
 			continue;
 		}
-		if (ps->p + 1 >= ps->end) {
-			fail_at(ps, start, "unterminated string");
-			return NULL;
+		if (avail(rd, 2) < 2) {
+			fail_at(rd, line, column, "unterminated string");
+			return false;
 		}
-		c = ps->p[1];
+		c = rd->buf[rd->pos + 1];
+		n = 1;
 		switch (c) {
 		case '"': case '\\': case '/':
-			*o++ = c;
+			out[0] = c;
 			break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'n': *o++ = '\n'; break;
-		case 'r': *o++ = '\r'; break;
-		case 't': *o++ = '\t'; break;
+		case 'b': out[0] = '\b'; break;
+		case 'f': out[0] = '\f'; break;
+		case 'n': out[0] = '\n'; break;
+		case 'r': out[0] = '\r'; break;
+		case 't': out[0] = '\t'; break;
 		case 'u':
-			if (ps->end - ps->p < 6 || hex4(ps->p + 2, &cp)) {
-				fail_at(ps, ps->p, "\\u must be followed by four hex digits");
-				return NULL;
+			if (avail(rd, 6) < 6 || hex4(rd->buf + rd->pos + 2, &cp)) {
+				fail_here(rd, "\\u must be followed by four hex digits");
+				return false;
 			}
 			if (cp >= 0xdc00 && cp <= 0xdfff) {
-				fail_at(ps, ps->p, "lone low surrogate \\u%04x", cp);
-				return NULL;
+				fail_here(rd, "lone low surrogate \\u%04x", cp);
+				return false;
 			}
 			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (ps->end - ps->p < 12 || ps->p[6] != '\\' ||
-				    ps->p[7] != 'u' || hex4(ps->p + 8, &lo) ||
+				const char *s;
+
+				if (avail(rd, 12) < 12 || (s = rd->buf + rd->pos)[6] != '\\' ||
+				    s[7] != 'u' || hex4(s + 8, &lo) ||
 				    lo < 0xdc00 || lo > 0xdfff) {
-					fail_at(ps, ps->p, "high surrogate \\u%04x not followed by a low one",
-						cp);
-					return NULL;
+					fail_here(rd, "high surrogate \\u%04x not followed by a low one",
+						  cp);
+					return false;
 				}
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				ps->p += 6;
+				rd->pos += 6;
 			}
 			if (cp == 0) {
-				fail_at(ps, ps->p, "\\u0000 in a string is not supported");
-				return NULL;
+				fail_here(rd, "\\u0000 in a string is not supported");
+				return false;
 			}
-			o += put_utf8(o, cp);
-			ps->p += 4;
+			n = put_utf8(out, cp);
+			rd->pos += 4;
 			break;
 		default:
 			if (c >= 0x20 && c < 0x7f)
-				fail_at(ps, ps->p, "invalid escape '\\%c' in a string", c);
+				fail_here(rd, "invalid escape '\\%c' in a string", c);
 			else
-				fail_at(ps, ps->p, "invalid escape in a string");
-			return NULL;
+				fail_here(rd, "invalid escape in a string");
+			return false;
 		}
-		ps->p += 2;
+		if (!tok_put(rd, out, n))
+			return false;
+		rd->pos += 2;
 	}
-	*o = '\0';
-	return out;
+	rd->tok[rd->tok_len] = '\0';
+	rd->text = rd->tok;
+	rd->text_len = rd->tok_len;
+	return true;
 }
 
 /* ---- numbers and literals -------------------------------------------- */
 
-static bool is_digit(char c)
+static bool is_digit(int c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static struct json_value *parse_number(struct parser *ps)
+/* The byte at pos into the token, and on. */
+static bool take(struct json_reader *rd)
 {
-	struct json_value *v = new_value(ps, JSON_NUMBER);
-	const char *start = ps->p, *p = ps->p;
-	char *text;
-
-	if (!v)
-		return NULL;
-	if (p < ps->end && *p == '-')
-		p++;
-	if (p < ps->end && *p == '0') {
-		p++;
-		if (p < ps->end && is_digit(*p)) {
-			fail_at(ps, start, "invalid number: leading zero");
-			return NULL;
-		}
-	} else if (p < ps->end && is_digit(*p)) {
-		while (p < ps->end && is_digit(*p))
-			p++;
-	} else {
-		fail_at(ps, start, "invalid number: no digits");
-		return NULL;
-	}
-	if (p < ps->end && *p == '.') {
-		p++;
-		if (p >= ps->end || !is_digit(*p)) {
-			fail_at(ps, start, "invalid number: no digits after '.'");
-			return NULL;
-		}
-		while (p < ps->end && is_digit(*p))
-			p++;
-	}
-	if (p < ps->end && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < ps->end && (*p == '+' || *p == '-'))
-			p++;
-		if (p >= ps->end || !is_digit(*p)) {
-			fail_at(ps, start, "invalid number: no digits in the exponent");
-			return NULL;
-		}
-		while (p < ps->end && is_digit(*p))
-			p++;
-	}
-	text = arena_alloc(ps->doc, (size_t)(p - start) + 1);
-	if (!text) {
-		fail_oom(ps);
-		return NULL;
-	}
-	memcpy(text, start, (size_t)(p - start));
-	text[p - start] = '\0';
-	v->number = text;
-	ps->p = p;
-	return v;
+	if (!tok_put(rd, rd->buf + rd->pos, 1))
+		return false;
+	rd->pos++;
+	return true;
 }
 
-static struct json_value *parse_literal(struct parser *ps)
+static bool take_digits(struct json_reader *rd)
+{
+	while (is_digit(peek(rd))) {
+		size_t n = rd->pos;
+
+		while (n < rd->len && is_digit(rd->buf[n]))
+			n++;
+		if (!tok_put(rd, rd->buf + rd->pos, n - rd->pos))
+			return false;
+		rd->pos = n;
+	}
+	return true;
+}
+
+static bool read_number(struct json_reader *rd)
+{
+	unsigned int line = rd->line, column = column_at(rd, rd->pos);
+	int c;
+
+	rd->tok_len = 0;
+	if (peek(rd) == '-' && !take(rd))
+		return false;
+	c = peek(rd);
+	if (c == '0') {
+		if (!take(rd))
+			return false;
+		if (is_digit(peek(rd))) {
+			fail_at(rd, line, column, "invalid number: leading zero");
+			return false;
+		}
+	} else if (is_digit(c)) {
+		if (!take_digits(rd))
+			return false;
+	} else {
+		fail_at(rd, line, column, "invalid number: no digits");
+		return false;
+	}
+	if (peek(rd) == '.') {
+		if (!take(rd))
+			return false;
+		if (!is_digit(peek(rd))) {
+			fail_at(rd, line, column, "invalid number: no digits after '.'");
+			return false;
+		}
+		if (!take_digits(rd))
+			return false;
+	}
+	c = peek(rd);
+	if (c == 'e' || c == 'E') {
+		if (!take(rd))
+			return false;
+		c = peek(rd);
+		if ((c == '+' || c == '-') && !take(rd))
+			return false;
+		if (!is_digit(peek(rd))) {
+			fail_at(rd, line, column, "invalid number: no digits in the exponent");
+			return false;
+		}
+		if (!take_digits(rd))
+			return false;
+	}
+	rd->tok[rd->tok_len] = '\0';
+	rd->text = rd->tok;
+	rd->text_len = rd->tok_len;
+	return !rd->failed;
+}
+
+static enum json_token_type read_literal(struct json_reader *rd)
 {
 	static const struct {
 		const char *word;
-		enum json_type type;
-		bool value;
+		enum json_token_type type;
 	} literals[] = {
-		{ "true", JSON_BOOL, true },
-		{ "false", JSON_BOOL, false },
-		{ "null", JSON_NULL, false },
+		{ "true", JSON_VALUE_TRUE },
+		{ "false", JSON_VALUE_FALSE },
+		{ "null", JSON_VALUE_NULL },
 	};
-	size_t i, n;
+	size_t i, n, have = avail(rd, 5);
 
 	for (i = 0; i < sizeof(literals) / sizeof(literals[0]); i++) {
-		struct json_value *v;
-
 		n = strlen(literals[i].word);
-		if ((size_t)(ps->end - ps->p) < n ||
-		    memcmp(ps->p, literals[i].word, n))
+		if (have < n || memcmp(rd->buf + rd->pos, literals[i].word, n))
 			continue;
-		v = new_value(ps, literals[i].type);
-		if (!v)
-			return NULL;
-		v->boolean = literals[i].value;
-		ps->p += n;
-		return v;
+		rd->pos += n;
+		return literals[i].type;
 	}
-	fail_unexpected(ps, "a value");
-	return NULL;
+	fail_unexpected(rd, "a value");
+	return JSON_ERROR;
 }
 
-/* ---- arrays and objects ---------------------------------------------- */
+/* ---- keys ------------------------------------------------------------- */
 
-/* A growable buffer of fixed-size items, copied to the arena when done. */
-struct collect {
-	void *items;
-	size_t count, cap, size;
-};
-
-static bool collect_add(struct parser *ps, struct collect *c, const void *item)
+/* Cheap, and good enough to tell most keys apart: equal ones are compared. */
+static uint32_t hash_key(const char *s, size_t len)
 {
-	if (c->count == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		void *items = realloc(c->items, cap * c->size);
-
-		if (!items) {
-			fail_oom(ps);
-			return false;
-		}
-		c->items = items;
-		c->cap = cap;
-	}
-	memcpy((char *)c->items + c->count * c->size, item, c->size);
-	c->count++;
-	return true;
+	if (!len)
+		return 0;
+	return (uint32_t)len * 0x9e3779b1u ^
+	       ((unsigned char)s[0] | (unsigned char)s[len / 2] << 8 |
+		(unsigned char)s[len - 1] << 16);
 }
 
-static void *collect_finish(struct parser *ps, struct collect *c)
+/* Whether @lv has seen the key in the token; remembers it if not. */
+static bool key_seen(struct json_reader *rd, struct level *lv)
 {
-	void *items = NULL;
-
-	if (c->count) {
-		items = arena_alloc(ps->doc, c->count * c->size);
-		if (items)
-			memcpy(items, c->items, c->count * c->size);
-		else
-			fail_oom(ps);
-	}
-	free(c->items);
-	c->items = NULL;
-	return items;
-}
-
-static bool enter(struct parser *ps)
-{
-	if (++ps->depth > JSON_MAX_DEPTH) {
-		fail_at(ps, ps->p, "nested deeper than %d levels", JSON_MAX_DEPTH);
-		return false;
-	}
-	return true;
-}
-
-static struct json_value *parse_array(struct parser *ps)
-{
-	struct json_value *v = new_value(ps, JSON_ARRAY);
-	struct collect c = { .size = sizeof(struct json_value *) };
-
-	if (!v || !enter(ps))
-		return NULL;
-	ps->p++;
-	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == ']') {
-		ps->p++;
-		goto out;
-	}
-	for (;;) {
-		struct json_value *item = parse_value(ps);
-
-		if (!item || !collect_add(ps, &c, &item))
-			goto out_fail;
-		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			skip_space(ps);
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == ']') {
-			ps->p++;
-			break;
-		}
-		fail_unexpected(ps, "',' or ']' in an array");
-		goto out_fail;
-	}
-out:
-	v->array.count = c.count;
-	v->array.items = collect_finish(ps, &c);
-	ps->depth--;
-	return ps->failed ? NULL : v;
-
-out_fail:
-	free(c.items);
-	return NULL;
-}
-
-static int compare_members(const void *a, const void *b)
-{
-	const struct json_member *const *ma = a, *const *mb = b;
-
-	return strcmp((*ma)->key, (*mb)->key);
-}
-
-/* Duplicate keys are an error: one of them would silently be ignored. */
-static bool check_duplicates(struct parser *ps, struct json_value *v)
-{
-	struct json_member **sorted;
+	struct keys *k = &lv->keys;
+	uint32_t h = hash_key(rd->text, rd->text_len);
 	size_t i;
 
-	if (v->object.count < 2)
-		return true;
-	sorted = malloc(v->object.count * sizeof(*sorted));
-	if (!sorted) {
-		fail_oom(ps);
-		return false;
-	}
-	for (i = 0; i < v->object.count; i++)
-		sorted[i] = &v->object.members[i];
-	qsort(sorted, v->object.count, sizeof(*sorted), compare_members);
-	for (i = 1; i < v->object.count; i++) {
-		if (!strcmp(sorted[i - 1]->key, sorted[i]->key)) {
-			const struct json_value *later =
-				sorted[i - 1]->value->line > sorted[i]->value->line ||
-				(sorted[i - 1]->value->line == sorted[i]->value->line &&
-				 sorted[i - 1]->value->column > sorted[i]->value->column) ?
-				sorted[i - 1]->value : sorted[i]->value;
+	if (k->mask & (1ULL << (h % 61)))
+		for (i = 0; i < k->nr; i++)
+			if (k->hashes[i] == h && !strcmp(k->text + k->offsets[i], rd->text))
+				return true;
+	if (k->nr == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 32;
+		uint32_t *hashes = realloc(k->hashes, cap * sizeof(*hashes));
+		size_t *offsets;
 
-			ps->failed = true;
-			ps->err->line = later->line;
-			ps->err->column = later->column;
-			snprintf(ps->err->message, sizeof(ps->err->message),
-				 "duplicate key \"%.64s\" in an object", sorted[i]->key);
-			break;
+		if (hashes)
+			k->hashes = hashes;
+		offsets = hashes ? realloc(k->offsets, cap * sizeof(*offsets)) : NULL;
+		if (!offsets) {
+			fail_oom(rd);
+			return false;
 		}
+		k->offsets = offsets;
+		k->cap = cap;
 	}
-	free(sorted);
-	return !ps->failed;
+	if (k->text_len + rd->text_len + 1 > k->text_cap) {
+		size_t cap = k->text_cap ? k->text_cap : 512;
+		char *p;
+
+		while (k->text_len + rd->text_len + 1 > cap)
+			cap *= 2;
+		p = realloc(k->text, cap);
+		if (!p) {
+			fail_oom(rd);
+			return false;
+		}
+		k->text = p;
+		k->text_cap = cap;
+	}
+	memcpy(k->text + k->text_len, rd->text, rd->text_len + 1);
+	k->hashes[k->nr] = h;
+	k->offsets[k->nr++] = k->text_len;
+	k->text_len += rd->text_len + 1;
+	k->mask |= 1ULL << (h % 61);
+	return false;
 }
 
-static struct json_value *parse_object(struct parser *ps)
+/* ---- the grammar ------------------------------------------------------ */
+
+static void set_token(const struct json_reader *rd, struct json_token *tok,
+		      enum json_token_type type, bool text)
 {
-	struct json_value *v = new_value(ps, JSON_OBJECT);
-	struct collect c = { .size = sizeof(struct json_member) };
+	tok->type = type;
+	tok->text = text ? rd->text : NULL;
+	tok->len = text ? rd->text_len : 0;
+}
 
-	if (!v || !enter(ps))
-		return NULL;
-	ps->p++;
-	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == '}') {
-		ps->p++;
-		goto out;
+/* After a value: what its container, or the document, needs next. */
+static void value_done(struct json_reader *rd)
+{
+	rd->expect = rd->depth ? EXPECT_COMMA_OR_CLOSE : EXPECT_END;
+}
+
+static enum json_token_type open_level(struct json_reader *rd, struct json_token *tok,
+				       bool object)
+{
+	struct level *lv;
+
+	if (rd->depth == JSON_MAX_DEPTH) {
+		fail_here(rd, "nested deeper than %d levels", JSON_MAX_DEPTH);
+		return JSON_ERROR;
 	}
-	for (;;) {
-		struct json_member m;
+	lv = &rd->levels[rd->depth++];
+	lv->object = object;
+	lv->keys.mask = 0;
+	lv->keys.nr = 0;
+	lv->keys.text_len = 0;
+	lv->dup_next = lv->dup_found = false;
+	rd->pos++;
+	rd->expect = object ? EXPECT_KEY_OR_CLOSE : EXPECT_VALUE_OR_CLOSE;
+	set_token(rd, tok, object ? JSON_OBJECT_BEGIN : JSON_ARRAY_BEGIN, false);
+	return tok->type;
+}
 
-		if (ps->p >= ps->end || *ps->p != '"') {
-			fail_unexpected(ps, "a string key in an object");
-			goto out_fail;
-		}
-		m.key = parse_string(ps);
-		if (!m.key)
-			goto out_fail;
-		skip_space(ps);
-		if (ps->p >= ps->end || *ps->p != ':') {
-			fail_unexpected(ps, "':' after an object key");
-			goto out_fail;
-		}
-		ps->p++;
-		skip_space(ps);
-		m.value = parse_value(ps);
-		if (!m.value || !collect_add(ps, &c, &m))
-			goto out_fail;
-		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			skip_space(ps);
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == '}') {
-			ps->p++;
-			break;
-		}
-		fail_unexpected(ps, "',' or '}' in an object");
-		goto out_fail;
+static enum json_token_type close_level(struct json_reader *rd, struct json_token *tok)
+{
+	struct level *lv = &rd->levels[--rd->depth];
+
+	rd->pos++;
+	if (lv->object && lv->dup_found) {
+		fail_at(rd, lv->dup_line, lv->dup_column,
+			"duplicate key \"%s\" in an object", lv->dup_key);
+		return JSON_ERROR;
 	}
-out:
-	v->object.count = c.count;
-	v->object.members = collect_finish(ps, &c);
-	ps->depth--;
-	if (ps->failed || !check_duplicates(ps, v))
-		return NULL;
-	return v;
+	value_done(rd);
+	set_token(rd, tok, lv->object ? JSON_OBJECT_END : JSON_ARRAY_END, false);
+	return tok->type;
+}
 
-out_fail:
-	free(c.items);
-	return NULL;
+/*
+ * At '"' in an object: the key.  The ':' after it is read with the next
+ * token: the key's text may lie in the buffer, which reading on slides.
+ */
+static enum json_token_type read_key(struct json_reader *rd, struct json_token *tok)
+{
+	struct level *lv = &rd->levels[rd->depth - 1];
+
+	if (!read_string(rd))
+		return JSON_ERROR;
+	if (key_seen(rd, lv) && !lv->dup_found) {
+		lv->dup_next = true;
+		snprintf(lv->dup_key, sizeof(lv->dup_key), "%s", rd->text);
+	}
+	if (rd->failed)
+		return JSON_ERROR;
+	rd->expect = EXPECT_COLON;
+	set_token(rd, tok, JSON_KEY, true);
+	return JSON_KEY;
 }
 
 /* At the first byte of a value (whitespace skipped). */
-static struct json_value *parse_value(struct parser *ps)
+static enum json_token_type read_value(struct json_reader *rd, struct json_token *tok)
 {
-	struct json_value *v;
+	struct level *lv = rd->depth ? &rd->levels[rd->depth - 1] : NULL;
+	enum json_token_type type;
+	int c = peek(rd);
 
-	if (ps->p >= ps->end) {
-		fail_unexpected(ps, "a value");
-		return NULL;
+	if (lv && lv->dup_next) {
+		lv->dup_next = false;
+		lv->dup_found = true;
+		lv->dup_line = tok->line;
+		lv->dup_column = tok->column;
 	}
-	switch (*ps->p) {
+	rd->started = true;
+	switch (c) {
 	case '{':
-		return parse_object(ps);
+		return open_level(rd, tok, true);
 	case '[':
-		return parse_array(ps);
+		return open_level(rd, tok, false);
 	case '"':
-		v = new_value(ps, JSON_STRING);
-		if (!v)
-			return NULL;
-		v->string = parse_string(ps);
-		return v->string ? v : NULL;
+		if (!read_string(rd))
+			return JSON_ERROR;
+		type = JSON_VALUE_STRING;
+		break;
 	case '-': case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
-		return parse_number(ps);
+		if (!read_number(rd))
+			return JSON_ERROR;
+		type = JSON_VALUE_NUMBER;
+		break;
+	case -1:
+		fail_unexpected(rd, "a value");
+		return JSON_ERROR;
 	default:
-		return parse_literal(ps);
+		type = read_literal(rd);
+		if (type == JSON_ERROR)
+			return JSON_ERROR;
+		break;
 	}
+	value_done(rd);
+	set_token(rd, tok, type, type == JSON_VALUE_STRING || type == JSON_VALUE_NUMBER);
+	return type;
 }
 
-struct json_doc *json_parse(const char *text, size_t len, struct json_error *err)
+enum json_token_type json_next(struct json_reader *rd, struct json_token *tok)
 {
-	struct parser ps = {
-		.p = text, .end = text + len, .line_start = text, .line = 1,
-		.err = err,
-	};
+	enum json_token_type type = JSON_ERROR;
+	int c;
 
-	memset(err, 0, sizeof(*err));
-	ps.doc = calloc(1, sizeof(*ps.doc));
-	if (!ps.doc) {
-		snprintf(err->message, sizeof(err->message), "out of memory");
-		return NULL;
+again:
+	if (!rd->failed && !rd->started && !rd->line_start && !rd->base && !rd->pos &&
+	    avail(rd, 3) >= 3 && !memcmp(rd->buf, "\xef\xbb\xbf", 3)) {
+		/* A UTF-8 byte order mark is tolerated (RFC 8259, section 8.1). */
+		rd->pos = 3;
+		rd->line_start = 3;
 	}
-	/* A UTF-8 byte order mark is tolerated (RFC 8259, section 8.1). */
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		ps.p += 3, ps.line_start += 3;
-	skip_space(&ps);
-	if (ps.p >= ps.end) {
-		fail_at(&ps, ps.p, "empty document");
-		goto out_fail;
+	skip_space(rd);
+	tok->line = rd->line;
+	tok->column = column_at(rd, rd->pos);
+	if (rd->failed)
+		goto out;
+	c = peek(rd);
+	switch (rd->expect) {
+	case EXPECT_END:
+		if (c < 0)
+			type = JSON_END;
+		else
+			fail_unexpected(rd, "the end of the document");
+		break;
+	case EXPECT_COMMA_OR_CLOSE:
+		if (c == ',') {
+			rd->pos++;
+			rd->expect = rd->levels[rd->depth - 1].object ? EXPECT_KEY : EXPECT_VALUE;
+			goto again;
+		}
+		if (rd->levels[rd->depth - 1].object) {
+			if (c == '}')
+				type = close_level(rd, tok);
+			else
+				fail_unexpected(rd, "',' or '}' in an object");
+		} else {
+			if (c == ']')
+				type = close_level(rd, tok);
+			else
+				fail_unexpected(rd, "',' or ']' in an array");
+		}
+		break;
+	case EXPECT_KEY_OR_CLOSE:
+		if (c == '}') {
+			type = close_level(rd, tok);
+			break;
+		}
+		/* fall through */
+	case EXPECT_KEY:
+		if (c == '"')
+			type = read_key(rd, tok);
+		else
+			fail_unexpected(rd, "a string key in an object");
+		break;
+	case EXPECT_COLON:
+		if (c != ':') {
+			fail_unexpected(rd, "':' after an object key");
+			break;
+		}
+		rd->pos++;
+		rd->expect = EXPECT_VALUE;
+		goto again;
+	case EXPECT_VALUE_OR_CLOSE:
+		if (c == ']') {
+			type = close_level(rd, tok);
+			break;
+		}
+		/* fall through */
+	case EXPECT_VALUE:
+		if (c < 0 && !rd->started)
+			fail_here(rd, "empty document");
+		else
+			type = read_value(rd, tok);
+		break;
 	}
-	ps.doc->root = parse_value(&ps);
-	if (!ps.doc->root)
-		goto out_fail;
-	skip_space(&ps);
-	if (ps.p < ps.end) {
-		fail_unexpected(&ps, "the end of the document");
-		goto out_fail;
+out:
+	if (rd->failed)
+		type = JSON_ERROR;
+	tok->type = type;
+	if (type == JSON_ERROR) {
+		tok->text = NULL;
+		tok->len = 0;
 	}
-	return ps.doc;
-
-out_fail:
-	json_free(ps.doc);
-	return NULL;
+	return type;
 }
 
-const struct json_value *json_root(const struct json_doc *doc)
+bool json_skip(struct json_reader *rd, const struct json_token *first)
 {
-	return doc->root;
+	struct json_token tok;
+	unsigned int depth;
+
+	if (first->type != JSON_ARRAY_BEGIN && first->type != JSON_OBJECT_BEGIN)
+		return first->type != JSON_ERROR;
+	for (depth = 1; depth;) {
+		switch (json_next(rd, &tok)) {
+		case JSON_ERROR:
+		case JSON_END:
+			return false;
+		case JSON_ARRAY_BEGIN:
+		case JSON_OBJECT_BEGIN:
+			depth++;
+			break;
+		case JSON_ARRAY_END:
+		case JSON_OBJECT_END:
+			depth--;
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
 }
 
-void json_free(struct json_doc *doc)
+enum json_type json_token_value_type(enum json_token_type type)
 {
-	struct chunk *c, *next;
-
-	if (!doc)
-		return;
-	for (c = doc->chunks; c; c = next) {
-		next = c->next;
-		free(c);
+	switch (type) {
+	case JSON_VALUE_TRUE:
+	case JSON_VALUE_FALSE:	return JSON_BOOL;
+	case JSON_VALUE_NUMBER:	return JSON_NUMBER;
+	case JSON_VALUE_STRING:	return JSON_STRING;
+	case JSON_ARRAY_BEGIN:	return JSON_ARRAY;
+	case JSON_OBJECT_BEGIN:	return JSON_OBJECT;
+	default:		return JSON_NULL;
 	}
-	free(doc);
 }
 
 const char *json_type_name(enum json_type type)
@@ -703,27 +882,14 @@ const char *json_type_name(enum json_type type)
 	return "?";
 }
 
-const struct json_value *json_get(const struct json_value *object, const char *key)
-{
-	size_t i;
-
-	if (!object || object->type != JSON_OBJECT)
-		return NULL;
-	for (i = 0; i < object->object.count; i++)
-		if (!strcmp(object->object.members[i].key, key))
-			return object->object.members[i].value;
-	return NULL;
-}
-
 /* Digits of an integer number, with its sign; false if not an integer. */
-static bool integer_digits(const struct json_value *v, bool *negative,
+static bool integer_digits(const char *number, bool *negative,
 			   const char **digits)
 {
-	const char *s;
+	const char *s = number;
 
-	if (!v || v->type != JSON_NUMBER)
+	if (!s || !*s)
 		return false;
-	s = v->number;
 	*negative = *s == '-';
 	if (*negative)
 		s++;
@@ -750,7 +916,7 @@ static bool magnitude(const char *digits, uint64_t max, uint64_t *out)
 	return true;
 }
 
-bool json_u64(const struct json_value *v, uint64_t *out)
+bool json_u64(const char *v, uint64_t *out)
 {
 	const char *digits;
 	bool negative;
@@ -765,7 +931,7 @@ bool json_u64(const struct json_value *v, uint64_t *out)
 	return true;
 }
 
-bool json_i64(const struct json_value *v, int64_t *out)
+bool json_i64(const char *v, int64_t *out)
 {
 	const char *digits;
 	bool negative;

@@ -64,15 +64,19 @@ int mw_snapshot_set_host(struct mw_snapshot *snap)
 	return snap->hostname && snap->boot_id ? 0 : -ENOMEM;
 }
 
-/* Grow *@items (of @size bytes each) to hold one more than *@count. */
-static int grow(void **items, size_t *cap, size_t count, size_t size)
+/*
+ * Grow *@items (of @size bytes each) to hold one more than *@count, from
+ * @first: most VMAs have a few runs, and a snapshot may have 60,000 VMAs.
+ */
+static int grow(void **items, size_t *cap, size_t count, size_t size,
+		size_t first)
 {
 	size_t new_cap;
 	void *p;
 
 	if (count < *cap)
 		return 0;
-	new_cap = *cap ? *cap * 2 : 16;
+	new_cap = *cap ? *cap * 2 : first;
 	if (new_cap > SIZE_MAX / size)
 		return -ENOMEM;
 	p = realloc(*items, new_cap * size);
@@ -90,7 +94,7 @@ struct mw_vma *mw_snapshot_add_vma(struct mw_snapshot *snap,
 	char *name = mw_strdup(vma->name);
 
 	if (!name || grow((void **)&snap->vmas, &snap->cap_vmas, snap->nr_vmas,
-			  sizeof(*snap->vmas))) {
+			  sizeof(*snap->vmas), 64)) {
 		free(name);
 		return NULL;
 	}
@@ -105,12 +109,31 @@ struct mw_vma *mw_snapshot_add_vma(struct mw_snapshot *snap,
 int mw_vma_add_run(struct mw_vma *vma, const struct memwalk_page_run *run)
 {
 	int err = grow((void **)&vma->runs, &vma->cap_runs, vma->nr_runs,
-		       sizeof(*vma->runs));
+		       sizeof(*vma->runs), 2);
 
 	if (err)
 		return err;
 	vma->runs[vma->nr_runs++] = *run;
 	return 0;
+}
+
+void mw_vma_trim(struct mw_vma *vma)
+{
+	struct memwalk_page_run *p;
+
+	if (vma->nr_runs == vma->cap_runs)
+		return;
+	if (!vma->nr_runs) {
+		free(vma->runs);
+		vma->runs = NULL;
+		vma->cap_runs = 0;
+		return;
+	}
+	p = realloc(vma->runs, vma->nr_runs * sizeof(*vma->runs));
+	if (p) {
+		vma->runs = p;
+		vma->cap_runs = vma->nr_runs;
+	}
 }
 
 /*

@@ -71,6 +71,8 @@ int mw_snapshot_set_host(struct mw_snapshot *snap);
 struct mw_vma *mw_snapshot_add_vma(struct mw_snapshot *snap,
 				   const struct mw_vma *vma);
 int mw_vma_add_run(struct mw_vma *vma, const struct memwalk_page_run *run);
+/* Give back what the runs array holds beyond nr_runs (its last run is in). */
+void mw_vma_trim(struct mw_vma *vma);
 bool mw_run_joins(const struct mw_snapshot *snap,
 		  const struct memwalk_page_run *a,
 		  const struct memwalk_page_run *b);

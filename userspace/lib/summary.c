@@ -55,7 +55,7 @@ struct stats {
 	uint64_t swap;
 };
 
-#define FIELD(name, needs) { #name, offsetof(struct mw_summary, name), MW_NEEDS_##needs }
+#define FIELD(name, needs) { #name, offsetof(struct mw_summary, name), MW_NEEDS_##needs, #name "_kb" }
 
 /*
  * Rss needs the page (the huge zero page, special entries), Dirty the

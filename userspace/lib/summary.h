@@ -52,6 +52,7 @@ struct mw_summary_field {
 	const char *key;		/* JSON key, without the "_kb" */
 	size_t offset;
 	enum mw_summary_needs needs;
+	const char *json_key;		/* with it: "rss_kb" */
 };
 extern const struct mw_summary_field mw_summary_fields[];
 extern const size_t mw_nr_summary_fields;

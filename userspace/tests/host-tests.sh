@@ -22,6 +22,7 @@ PRINT_TEST=${PRINT_TEST:-$here/print-test}
 JSON_TEST=${JSON_TEST:-$here/json-test}
 LIB_TEST=${LIB_TEST:-$here/lib-test}
 FAKE_CLIENT=${FAKE_CLIENT:-$here/memwalk-client-fake}
+GEN_SNAPSHOT=${GEN_SNAPSHOT:-$here/gen-snapshot}
 DATA=$here/data
 MANPAGE=${MANPAGE:-$here/../memwalk-client.1}
 UAPI_HEADER=${MEMWALK_UAPI_HEADER:-$here/../../uapi/linux/memwalk.h}
@@ -968,6 +969,32 @@ test_bad_files() {
 	usage_error show "$tmp" && stderr_has "cannot read $tmp [EISDIR"
 }
 
+# The reader streams: errors come out as a reader of the whole document
+# gave them, JSON first, then the top level, then a VMA's fields before
+# its runs.
+test_bad_files_order() {
+	bad_file late.json "$(mutate 's/"lru_gen": 0/"lru_gen": 200/')x" \
+		"late.json:$(wc -l <"$DATA/swap-before.json" | tr -d ' '):2: not valid JSON: expected the end of the document, found 'x'" &&
+	bad_file top.json "$(mutate 's/"lru_gen": 0/"lru_gen": 200/; s/"schema_version": 1/"schema_version": 2/')" \
+		'schema_version: version 2 is newer' &&
+	bad_file vma.json "$(mutate 's/"lru_gen": 0/"lru_gen": 200/; s/"name_kind": "none"/"name_kind": "weird"/')" \
+		'vmas[0].name_kind: unknown name kind "weird"' &&
+	bad_file nested.json "$(mutate 's/"nr_pages": 16,/"nr_pages": 16, "nr_pages": 1,/')" \
+		'not valid JSON: duplicate key "nr_pages" in an object'
+}
+
+# A snapshot larger than the reader's buffer, written by the client's own
+# writer: show -J gives it back byte for byte, from a file and a pipe.
+test_show_large() {
+	"$GEN_SNAPSHOT" 40 400 >"$tmp/large.json" || fail "gen-snapshot failed" || return 1
+	[ "$(wc -c <"$tmp/large.json")" -gt 1000000 ] || fail "generated file too small" || return 1
+	run "$CLIENT" show -J "$tmp/large.json"
+	expect_rc 0 && cmp -s "$tmp/large.json" "$tmp/out" ||
+		fail "show -J of a generated snapshot differs from it" || return 1
+	"$CLIENT" show -J - <"$tmp/large.json" >"$tmp/out" 2>"$tmp/err" &&
+		cmp -s "$tmp/large.json" "$tmp/out" || fail "show -J - differs"
+}
+
 # valgrind cannot follow malloc in a static binary: the dynamically linked
 # fake client has the same show and diff.
 test_bad_files_valgrind() {
@@ -1649,6 +1676,8 @@ t "diff: other pid, kernel, machine, boot or mode refused but with --force" test
 t "diff -J: the changes as JSON" test_diff_json
 t "show -J: hostname and boot_id kept, none invented" test_snapshot_host_keys
 t "show/diff on malformed files: one line naming the place, exit 1 and 2" test_bad_files
+t "show/diff on files with several faults: the first as the whole document has it" test_bad_files_order
+t "show -J of a generated 16,000-run snapshot: the same document" test_show_large
 # valgrind cannot run ASan programs; in the sanitizer run ASan does its work.
 if [ "${MW_SANITIZE:-0}" = 1 ]; then
 	:
