@@ -263,7 +263,7 @@ static size_t compare_shmem_cached(struct __test_metadata *_metadata, const stru
 				   size_t *compared)
 {
 	size_t k, bad = 0, ri = mw_run_find(s->runs, s->nr_runs, start);
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	char buf[256];
 
 	*compared = 0;

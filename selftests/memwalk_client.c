@@ -123,7 +123,7 @@ TEST_F(client, client_entry_only_pfns_equal_pagemap)
 	const char *argv[] = { mw_client_path(), pidstr, "--entry-only", "--pages", "-n", NULL };
 	char *out, *err, *line, *save;
 	size_t compared = 0, bad = 0, zero_pages = 0;
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	int status;
 
 	snprintf(pidstr, sizeof(pidstr), "%d", self->t.pid);

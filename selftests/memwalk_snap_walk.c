@@ -81,7 +81,7 @@ static void compare_pages(struct __test_metadata *_metadata, const struct mw_sna
 			  const struct mw_snap *b)
 {
 	struct memwalk_page_run *pa, *pb;
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	size_t na, nb, i, bad = 0;
 	char b1[256], b2[256];
 
@@ -221,7 +221,7 @@ static void check_subrange(struct __test_metadata *_metadata, int fd, pid_t pid,
 {
 	struct memwalk_page_run *pa, *pb;
 	size_t na, nb, i, j = 0, k = 0;
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	struct mw_snap s;
 	struct mw_why why;
 	char b[256];
@@ -486,7 +486,7 @@ TEST_F(walk, translate_pte_page)
 TEST_F(walk, translate_dirty_is_pte_dirty)
 {
 	const struct mw_region *reg = REGION("anon_ro");
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	struct memwalk_translate t;
 	struct mw_smaps *sm;
 	uint64_t addr, e;

@@ -677,7 +677,7 @@ TEST_F(lab, kernel_thread_esrch)
 TEST_F(lab, root_sees_pfns)
 {
 	const char *args[] = { "idle", NULL };
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	const struct mw_region *reg;
 	struct mw_snap s;
 	struct mw_why why;

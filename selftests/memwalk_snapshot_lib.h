@@ -17,6 +17,8 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_util.h"
+
 #define MW_PAGE			4096UL
 #define MW_PAGE_SHIFT		12
 
@@ -391,38 +393,29 @@ const char *mw_region_unsupported(const char *name);
 	__r; })
 
 /*
- * Capped logging of per-page mismatches: the first MW_LOG_FIRST are
- * logged, the rest only counted, and MW_LOG_REST() says how many.  The
- * macros use TH_LOG, so only a test file (which includes
- * kselftest_harness.h) can expand them.
+ * Capped logging of per-page mismatches, on memwalk_util.h's struct
+ * mw_logcap: the first MW_LOG_FIRST are logged, the rest only counted, and
+ * MW_LOG_REST() says how many.  The macros use TH_LOG, so only a test file
+ * (which includes kselftest_harness.h) can expand them.
  */
 #define MW_LOG_FIRST	12
 
-struct mw_logcap {
-	size_t seen;		/* mismatches so far */
-};
-
-static inline bool mw_log_take(struct mw_logcap *c)
-{
-	return c->seen++ < MW_LOG_FIRST;
-}
-
 #define MW_LOG_CAPPED(cap, fmt, ...) do {				\
-	if (mw_log_take(cap))						\
+	if (mw_logcap_take(cap))					\
 		TH_LOG(fmt, ##__VA_ARGS__);				\
 } while (0)
 
 /* EXPECT_TRUE(@cond), its failures logged (with @fmt) and counted by @cap. */
 #define MW_EXPECT_CAPPED(cap, cond, fmt, ...) do {			\
-	if (!(cond) && mw_log_take(cap)) {				\
+	if (!(cond) && mw_logcap_take(cap)) {				\
 		EXPECT_TRUE(cond) TH_LOG(fmt, ##__VA_ARGS__);		\
 	}								\
 } while (0)
 
 #define MW_LOG_REST(cap, what) do {					\
-	if ((cap)->seen > MW_LOG_FIRST)					\
-		TH_LOG("... and %zu more %s (%zu in all)",		\
-		       (cap)->seen - MW_LOG_FIRST, what, (cap)->seen);	\
+	if (mw_logcap_dropped(cap))					\
+		TH_LOG("... and %u more %s (%u in all)",		\
+		       mw_logcap_dropped(cap), what, (cap)->seen);	\
 } while (0)
 
 #endif /* MEMWALK_SNAPSHOT_LIB_H */

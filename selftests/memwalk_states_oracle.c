@@ -271,7 +271,7 @@ static size_t runs_of_mode(const FIXTURE_VARIANT(states) *variant, const struct 
 TEST_F(states, runs_equal_full_walk_in_mode)
 {
 	struct memwalk_page_run *want = NULL;
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	size_t i, n, bad = 0;
 	struct mw_snap full, s;
 	int pass;
@@ -327,7 +327,7 @@ static size_t compare_pagemap(struct __test_metadata *_metadata,
 			      const struct mw_snap *s, size_t *compared)
 {
 	uint64_t ignored = variant->page ? 0 : PM_FILE | PM_MMAP_EXCLUSIVE;
-	struct mw_logcap cap = { 0 };
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
 	size_t i, k, bad = 0, ri;
 	char buf[256];
 
@@ -472,6 +472,7 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 	char buf[256];
 
 	memset(res, 0, sizeof(*res));
+	res->cap = MW_LOGCAP(MW_LOG_FIRST);
 	res->ksm_ran = ksm;
 	for (i = 0; i < s->nr_vmas; i++) {
 		const struct mw_vma *v = &s->vmas[i];
@@ -569,7 +570,7 @@ static void compare_kpageflags(struct __test_metadata *_metadata, pid_t pid,
 				if (diff && !(diff & ~RACY_FOLIO_BITS) &&
 				    !strcmp(what, "folio flags differ from kpageflags"))
 					res->racy_only++;
-				if (log && mw_log_take(&res->cap))
+				if (log && mw_logcap_take(&res->cap))
 					TH_LOG("%#llx pfn %#llx (%s): %s: kpageflags %#llx (want %#x, got %#x), kpagecount %llu; %s",
 					       (unsigned long long)addr, (unsigned long long)pfn,
 					       v->name, what, (unsigned long long)kpf, want, got,
