@@ -191,7 +191,7 @@ if [ "$debug" = 1 ]; then
 	say "# reliability lane: debug kernel (lockdep, KASAN, KFENCE, kmemleak, DEBUG_VM)"
 	if step "debug kernel built (cached under $(mw_debug_dir))" "$MW_TOP/scripts/debug-kernel.sh" &&
 		step "build memwalk.ko for the debug kernel (-Werror)" "$MW_TOP/scripts/build-module.sh" debug; then
-		MW_VM_MEM=2048 MW_VM_TIMEOUT=2400 MW_SUITE_APPEND="hugepages=16 transparent_hugepage=madvise" \
+		MW_VM_MEM=2048 MW_VM_TIMEOUT=3000 MW_SUITE_APPEND="hugepages=16 transparent_hugepage=madvise" \
 			vm_suite debug "$MW_TOP/scripts/guest/reliability.sh" reliability
 		plant_test
 	fi

@@ -9,6 +9,7 @@ export MEMWALK_CYCLES=20
 export MEMWALK_FUZZ_SECONDS=30
 export MEMWALK_STRESS_SECONDS=20
 export MEMWALK_EVENTS_NO_PRESSURE=1
+export MEMWALK_SUITE_MODULE_ONLY=1
 . /etc/memwalk/selftests.sh
 [ -f /etc/memwalk/faultinject.sh ] && . /etc/memwalk/faultinject.sh
 kmemleak_end
