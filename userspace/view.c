@@ -172,7 +172,7 @@ void mw_view_help_columns(FILE *out)
 }
 
 /* The cells of the table row of @vma, or of the totals row when NULL. */
-static void table_row(struct mw_table *t, struct libscols_line *ln,
+static void table_row(struct mw_table *t, struct mw_line *ln,
 		      const struct mw_snapshot *snap, const struct mw_vma *vma,
 		      const struct mw_summary *sum)
 {
@@ -235,7 +235,7 @@ static void table_row(struct mw_table *t, struct libscols_line *ln,
 }
 
 /* Cell @i of a run's line; false: it has no value. */
-static bool run_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
+static bool run_cell(struct mw_table *t, struct mw_line *ln, size_t i,
 		     const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
 	static char buf[CELL_MAX];
@@ -300,7 +300,7 @@ static bool run_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
 	return true;
 }
 
-static void run_row(struct mw_table *t, struct libscols_line *ln,
+static void run_row(struct mw_table *t, struct mw_line *ln,
 		    const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
 	size_t i;
@@ -311,7 +311,7 @@ static void run_row(struct mw_table *t, struct libscols_line *ln,
 }
 
 /* A VMA's line in --pages: its range, mode, size in pages and mapping. */
-static void vma_row(struct mw_table *t, struct libscols_line *ln,
+static void vma_row(struct mw_table *t, struct mw_line *ln,
 		    const struct mw_snapshot *snap, const struct mw_vma *vma)
 {
 	char buf[24];
@@ -357,7 +357,7 @@ static void print_cost(const struct mw_snapshot *snap)
 static bool fill_table(struct mw_table *t, const struct mw_snapshot *snap, bool totals)
 {
 	struct mw_summary sum;
-	struct libscols_line *ln;
+	struct mw_line *ln;
 	size_t v;
 
 	for (v = 0; v < snap->nr_vmas; v++) {
@@ -379,7 +379,7 @@ static bool fill_table(struct mw_table *t, const struct mw_snapshot *snap, bool 
 
 static bool fill_pages(struct mw_table *t, const struct mw_snapshot *snap)
 {
-	struct libscols_line *parent, *ln;
+	struct mw_line *parent, *ln;
 	size_t v, r;
 
 	for (v = 0; v < snap->nr_vmas; v++) {
@@ -435,7 +435,7 @@ void mw_view_one_run(const struct mw_snapshot *snap,
 {
 	static const struct mw_table_opts opts = { .output = ONE_RUN };
 	struct mw_table t;
-	struct libscols_line *ln;
+	struct mw_line *ln;
 
 	if (!mw_table_columns(&t, page_columns, N(page_columns), NULL, &opts,
 			      "translate", "--pages") ||
