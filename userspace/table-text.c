@@ -63,14 +63,6 @@ static void out_bytes(struct out *o, const char *s, size_t n)
 	}
 }
 
-static void out_blanks(struct out *o, size_t n)
-{
-	if (out_reserve(o, n)) {
-		memset(o->buf + o->len, ' ', n);
-		o->len += n;
-	}
-}
-
 /* End the line (its trailing blanks trimmed); write out what piled up. */
 static void out_line_end(struct out *o, size_t line_start)
 {
@@ -195,23 +187,29 @@ static void put_cell(struct out *o, const struct layout *l, size_t i,
 		     size_t indent, const char *data, size_t len, size_t width)
 {
 	bool last = i + 1 == l->nr_cols;
-	size_t w = l->width[i];
+	size_t w = l->width[i], before = 0, after = 0;
+	char *p;
 
 	width += indent;
 	if (last && width < w && !l->right[i])
 		w = width;
-	if (width) {
-		if (l->right[i]) {
-			out_blanks(o, w - width);
-			width = w;
-		}
-		out_blanks(o, indent);
-		out_bytes(o, data, len);
+	if (width && l->right[i]) {
+		before = w - width;
+		width = w;
 	}
-	if (last)
+	if (!width)
+		indent = len = 0;
+	if (!last)
+		after = w - width + 1;
+	if (!out_reserve(o, before + indent + len + after))
 		return;
-	out_blanks(o, w - width);
-	out_bytes(o, " ", 1);
+	p = o->buf + o->len;
+	memset(p, ' ', before + indent);
+	p += before + indent;
+	memcpy(p, data, len);
+	p += len;
+	memset(p, ' ', after);
+	o->len = (size_t)(p + after - o->buf);
 }
 
 static void put_line(struct out *o, struct layout *l, const struct mw_line *ln)
