@@ -179,26 +179,26 @@ struct mw_block {
 	max_align_t data[];
 };
 
-static void *block_alloc(struct mw_table *t, size_t len)
+/* @len bytes aligned to @align (a power of 2); NULL when out of memory. */
+static void *block_alloc(struct mw_table *t, size_t len, size_t align)
 {
 	struct mw_block *b = t->blocks;
-	size_t size;
-	void *p;
+	size_t size, off = 0;
 
-	len = (len + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-	if (!b || b->size - b->used < len) {
+	if (b)
+		off = (b->used + align - 1) & ~(align - 1);
+	if (!b || off > b->size || b->size - off < len) {
 		size = len > BLOCK_SIZE ? len : BLOCK_SIZE;
 		b = malloc(sizeof(*b) + size);
 		if (!b)
 			return NULL;
-		b->used = 0;
 		b->size = size;
 		b->next = t->blocks;
 		t->blocks = b;
+		off = 0;
 	}
-	p = (char *)b->data + b->used;
-	b->used += len;
-	return p;
+	b->used = off + len;
+	return (char *)b->data + off;
 }
 
 bool mw_table_start(struct mw_table *t, const char *name)
@@ -213,7 +213,7 @@ bool mw_table_start(struct mw_table *t, const char *name)
 static struct mw_line *new_line(struct mw_table *t, struct mw_line *parent)
 {
 	size_t len = sizeof(struct mw_line) + t->nr_cols * sizeof(const char *);
-	struct mw_line *ln = block_alloc(t, len);
+	struct mw_line *ln = block_alloc(t, len, _Alignof(struct mw_line));
 
 	if (!ln)
 		return NULL;
@@ -257,7 +257,7 @@ struct mw_line *mw_table_footer(struct mw_table *t)
 static char *utf8_clean(struct mw_table *t, const char *s)
 {
 	size_t len = strlen(s), i = 0, o = 0, n;
-	char *out = block_alloc(t, len * 3 + 1);
+	char *out = block_alloc(t, len * 3 + 1, 1);
 
 	if (!out)
 		return NULL;
@@ -278,6 +278,7 @@ static char *utf8_clean(struct mw_table *t, const char *s)
 		}
 	}
 	out[o] = '\0';
+	t->blocks->used -= len * 3 - o;	/* the last allocation: keep what it holds */
 	return out;
 }
 
@@ -285,7 +286,7 @@ static char *utf8_clean(struct mw_table *t, const char *s)
 static void set_text(struct mw_table *t, struct mw_line *ln, size_t i,
 		     const char *text, size_t len)
 {
-	char *copy = block_alloc(t, len + 1);
+	char *copy = block_alloc(t, len + 1, 1);
 
 	if (!copy)
 		return;		/* the cell stays empty: out of memory */
@@ -578,18 +579,18 @@ void mw_table_heading(const struct mw_col *c, char *head, size_t len)
 void mw_human_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char units[] = "BKMGTPE";
-	uint64_t unit = 1, whole, tenth;
-	unsigned int u = 0;
+	unsigned int u = 0, shift = 0;
+	uint64_t whole, tenth;
 	char tmp[32];
 	size_t n;
 
-	while (u + 1 < sizeof(units) - 1 && bytes >= unit * 1024) {
-		unit *= 1024;
+	while (u + 1 < sizeof(units) - 1 && bytes >> shift >= 1024) {
+		shift += 10;
 		u++;
 	}
-	whole = bytes / unit;
+	whole = bytes >> shift;
 	/* one decimal, rounded half up, as util-linux's size_to_human_string() */
-	tenth = u ? ((bytes % unit) / (unit / 1024) * 10 + 512) / 1024 : 0;
+	tenth = u ? (((bytes & ((1ULL << shift) - 1)) >> (shift - 10)) * 10 + 512) / 1024 : 0;
 	if (tenth == 10) {
 		whole++;
 		tenth = 0;
