@@ -346,6 +346,48 @@ size_t mw_format_hex(uint64_t value, unsigned int digits, char *buf)
 	return n;
 }
 
+/* mw_human_size() to @buf (of 32 bytes at least); its length. */
+static size_t human_size(uint64_t bytes, char *buf)
+{
+	static const char units[] = "BKMGTPE";
+	unsigned int u = 0, shift = 0;
+	uint64_t whole, tenth;
+	size_t n;
+
+	while (u + 1 < sizeof(units) - 1 && bytes >> shift >= 1024) {
+		shift += 10;
+		u++;
+	}
+	whole = bytes >> shift;
+	/* one decimal, rounded half up, as util-linux's size_to_human_string() */
+	tenth = u ? (((bytes & ((1ULL << shift) - 1)) >> (shift - 10)) * 10 + 512) / 1024 : 0;
+	if (tenth == 10) {
+		whole++;
+		tenth = 0;
+	}
+	/* by hand, not snprintf(): a table has a size in every other cell */
+	n = mw_format_u64(whole, buf);
+	if (tenth) {
+		buf[n++] = '.';
+		buf[n++] = (char)('0' + tenth);
+	}
+	buf[n++] = units[u];
+	buf[n] = '\0';
+	return n;
+}
+
+void mw_human_size(uint64_t bytes, char *buf, size_t len)
+{
+	char tmp[32];
+	size_t n = human_size(bytes, tmp);
+
+	if (len) {
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, tmp, n);
+		buf[n] = '\0';
+	}
+}
+
 void mw_table_number(struct mw_table *t, struct mw_line *ln, size_t i,
 		     uint64_t value)
 {
@@ -360,12 +402,10 @@ void mw_table_kb(struct mw_table *t, struct mw_line *ln, size_t i,
 {
 	char buf[32];
 
-	if (t->opts->bytes) {
+	if (t->opts->bytes)
 		set_text(t, ln, i, buf, mw_format_u64(kb * 1024, buf));
-	} else {
-		mw_human_size(kb * 1024, buf, sizeof(buf));
-		set_text(t, ln, i, buf, strlen(buf));
-	}
+	else
+		set_text(t, ln, i, buf, human_size(kb * 1024, buf));
 	set_value(t, ln, i, kb);
 }
 
@@ -574,38 +614,4 @@ void mw_table_heading(const struct mw_col *c, char *head, size_t len)
 	for (k = 0; c->name[k] && k + 1 < len; k++)
 		head[k] = (char)toupper((unsigned char)c->name[k]);
 	head[k] = '\0';
-}
-
-void mw_human_size(uint64_t bytes, char *buf, size_t len)
-{
-	static const char units[] = "BKMGTPE";
-	unsigned int u = 0, shift = 0;
-	uint64_t whole, tenth;
-	char tmp[32];
-	size_t n;
-
-	while (u + 1 < sizeof(units) - 1 && bytes >> shift >= 1024) {
-		shift += 10;
-		u++;
-	}
-	whole = bytes >> shift;
-	/* one decimal, rounded half up, as util-linux's size_to_human_string() */
-	tenth = u ? (((bytes & ((1ULL << shift) - 1)) >> (shift - 10)) * 10 + 512) / 1024 : 0;
-	if (tenth == 10) {
-		whole++;
-		tenth = 0;
-	}
-	/* by hand, not snprintf(): a table has a size in every other cell */
-	n = mw_format_u64(whole, tmp);
-	if (tenth) {
-		tmp[n++] = '.';
-		tmp[n++] = (char)('0' + tenth);
-	}
-	tmp[n++] = units[u];
-	tmp[n] = '\0';
-	if (len) {
-		n = n < len - 1 ? n : len - 1;
-		memcpy(buf, tmp, n);
-		buf[n] = '\0';
-	}
 }
