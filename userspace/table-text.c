@@ -25,12 +25,15 @@
 
 #include "table.h"
 
-/* An output buffer: whole lines, written out in large pieces. */
+/*
+ * An output buffer: whole lines, written out in large pieces.  A write
+ * error stays in @fp's error flag, for the caller to report once.
+ */
 struct out {
 	FILE *fp;
 	char *buf;
 	size_t len, cap;
-	bool failed;
+	bool failed;			/* out of memory */
 };
 
 #define OUT_FLUSH	(64 * 1024)
@@ -70,8 +73,7 @@ static void out_line_end(struct out *o, size_t line_start)
 		o->len--;
 	out_bytes(o, "\n", 1);
 	if (o->len >= OUT_FLUSH) {
-		if (fwrite(o->buf, 1, o->len, o->fp) != o->len)
-			o->failed = true;
+		fwrite(o->buf, 1, o->len, o->fp);
 		o->len = 0;
 	}
 }
@@ -314,9 +316,8 @@ bool mw_table_write_text(const struct mw_table *t, FILE *fp)
 		put_line(&o, &l, ln);
 	if (t->footer)
 		put_line(&o, &l, t->footer);
-	if (o.len && fwrite(o.buf, 1, o.len, fp) != o.len)
-		o.failed = true;
+	fwrite(o.buf, 1, o.len, fp);
 	free(o.buf);
 	free(l.scratch);
-	return !o.failed && !ferror(fp);
+	return !o.failed;
 }

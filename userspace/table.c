@@ -584,7 +584,7 @@ bool mw_table_print(struct mw_table *t)
 	int err;
 
 	if (writes_text(t))
-		err = mw_table_write_text(t, stdout) ? 0 : EIO;
+		err = mw_table_write_text(t, stdout) ? 0 : ENOMEM;
 	else
 		err = print_scols(t);
 	mw_table_free(t);

@@ -136,8 +136,9 @@ bool mw_table_print(struct mw_table *t);
 /*
  * table-text.c: the aligned text of @t as libsmartcols writes it for no
  * terminal (columns as wide as their widest cell or heading, or their
- * width hint, blanks at line ends trimmed), to @out; false on an output
- * error.  For tables without hidden columns, lines in tree order.
+ * width hint, blanks at line ends trimmed), to @out; false when out of
+ * memory (a write error is left in @out's error flag, for the caller to
+ * report).  For tables without hidden columns, lines in tree order.
  */
 bool mw_table_write_text(const struct mw_table *t, FILE *out);
 void mw_table_free(struct mw_table *t);
