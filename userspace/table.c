@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client: the list views' tables on libsmartcols; see table.h.
+ * memwalk-client: the list views' tables, see table.h: their lines and
+ * cells, kept here, and their output through libsmartcols, but for aligned
+ * text to no terminal, which table-text.c writes.
  *
  * libsmartcols escapes what a terminal must not see (control characters,
  * and bytes that are not valid in the locale's encoding) as \xHH in text
