@@ -5,11 +5,23 @@
 # first, on the host, `show` of a generated snapshot of 1M page runs.
 #   MEMWALK_BENCH_MIB (512)  size of the mixed-state target
 #   MEMWALK_BENCH_RUNS (1000000)  page runs of the generated snapshot
+#   MEMWALK_BENCH_ONLY=client  only `memwalk-client PID` against
+#     `cat /proc/PID/smaps` (60,000 VMAs), in one guest per line
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 lines=${1:-6.12}
 make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
 make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
+if [ "${MEMWALK_BENCH_ONLY:-}" = client ]; then
+	for line in $lines; do
+		"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
+		log "memwalk-client PID against cat smaps on $line under QEMU/TCG -icount"
+		MW_VM_MEM=2048 MW_VM_CPUS=1 MW_VM_ICOUNT="shift=0,sleep=off" \
+		MW_VM_TIMEOUT=1800 \
+			"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-client.sh" bench-client
+	done
+	exit 0
+fi
 "$MW_TOP/scripts/bench-show.sh"
 for line in $lines; do
 	"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memwalk-client: the list views' tables on libsmartcols; see table.h.
+ * memwalk-client: the list views' tables, see table.h: their lines and
+ * cells, kept here, and their output through libsmartcols, but for aligned
+ * text to no terminal, which table-text.c writes.
  *
  * libsmartcols escapes what a terminal must not see (control characters,
  * and bytes that are not valid in the locale's encoding) as \xHH in text
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "memwalk-client.h"
@@ -166,112 +169,97 @@ const struct mw_col *mw_table_col(const struct mw_table *t, size_t i)
 	return &t->set[c < 0 ? -1 - c : c];
 }
 
-/* Cells of number columns carry an index in t->values (plus 1). */
-static int cmp_numbers(struct libscols_cell *a, struct libscols_cell *b, void *data)
-{
-	const struct mw_table *t = data;
-	uintptr_t ia = (uintptr_t)scols_cell_get_userdata(a);
-	uintptr_t ib = (uintptr_t)scols_cell_get_userdata(b);
-	uint64_t va, vb;
+/*
+ * Lines and the text of their cells live in blocks that are freed at
+ * once: a cell costs its text and a pointer, a line a few words more.
+ */
+#define BLOCK_SIZE	(64 * 1024)
 
-	if (!ia || !ib)		/* unknown values first */
-		return !!ia - !!ib;
-	va = t->values[ia - 1];
-	vb = t->values[ib - 1];
-	return va < vb ? -1 : va > vb;
+struct mw_block {
+	struct mw_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+/* @len bytes aligned to @align (a power of 2); NULL when out of memory. */
+static void *block_alloc(struct mw_table *t, size_t len, size_t align)
+{
+	struct mw_block *b = t->blocks;
+	size_t size, off = 0;
+
+	if (b)
+		off = (b->used + align - 1) & ~(align - 1);
+	if (!b || off > b->size || b->size - off < len) {
+		size = len > BLOCK_SIZE ? len : BLOCK_SIZE;
+		b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		b->size = size;
+		b->next = t->blocks;
+		t->blocks = b;
+		off = 0;
+	}
+	b->used = off + len;
+	return (char *)b->data + off;
 }
 
 bool mw_table_start(struct mw_table *t, const char *name)
 {
-	bool tree = false;
-	size_t i;
-
-	t->tb = scols_new_table();
-	if (!t->tb)
-		goto out_nomem;
-	scols_table_enable_json(t->tb, t->opts->json);
-	scols_table_enable_raw(t->tb, t->opts->raw);
-	scols_table_enable_noheadings(t->tb, t->opts->noheadings);
-	if (scols_table_set_name(t->tb, name))
-		goto out_nomem;
-	for (i = 0; i < t->nr_cols; i++) {
-		const struct mw_col *c = mw_table_col(t, i);
-		struct libscols_column *cl;
-		char head[64];
-		int fl = 0;
-		size_t k;
-
-		for (k = 0; c->name[k] && k + 1 < sizeof(head); k++)
-			head[k] = (char)toupper((unsigned char)c->name[k]);
-		head[k] = '\0';
-		if (c->flags & MW_COL_RIGHT)
-			fl |= SCOLS_FL_RIGHT;
-		if (c->flags & MW_COL_TRUNC)
-			fl |= SCOLS_FL_TRUNC;
-		/* A tree in text only: raw and JSON get the lines flat or nested. */
-		if ((c->flags & MW_COL_TREE) && !tree && !t->opts->raw) {
-			fl |= SCOLS_FL_TREE;
-			tree = true;
-		}
-		if (t->cols[i] < 0)
-			fl |= SCOLS_FL_HIDDEN;
-		cl = scols_table_new_column(t->tb, head, c->whint, fl);
-		if (!cl)
-			goto out_nomem;
-		if ((c->flags & MW_COL_NUMBER) ||
-		    ((c->flags & MW_COL_SIZE) && t->opts->bytes))
-			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
-		if (c->flags & (MW_COL_NUMBER | MW_COL_SIZE))
-			scols_column_set_cmpfunc(cl, cmp_numbers, t);
-		else
-			scols_column_set_cmpfunc(cl, scols_cmpstr_cells, NULL);
-	}
-	if (tree) {
-		/* Children indented by two blanks, as --pages has always been. */
-		struct libscols_symbols *sy = scols_new_symbols();
-
-		if (!sy || scols_symbols_set_branch(sy, "  ") ||
-		    scols_symbols_set_right(sy, "  ") ||
-		    scols_symbols_set_vertical(sy, "  ") ||
-		    scols_table_set_symbols(t->tb, sy)) {
-			scols_unref_symbols(sy);
-			goto out_nomem;
-		}
-		scols_unref_symbols(sy);
-	}
+	t->name = name;
+	t->blocks = NULL;
+	t->first = t->last = t->footer = NULL;
+	t->in_order = true;
 	return true;
-
-out_nomem:
-	mw_table_free(t);
-	mw_err("cannot set up a table [%s]", mw_errno_text(ENOMEM));
-	return false;
 }
 
-struct libscols_line *mw_table_line(struct mw_table *t, struct libscols_line *parent)
+static struct mw_line *new_line(struct mw_table *t, struct mw_line *parent)
 {
+	size_t len = sizeof(struct mw_line) + t->nr_cols * sizeof(const char *);
+	struct mw_line *ln = block_alloc(t, len, _Alignof(struct mw_line));
+
+	if (!ln)
+		return NULL;
+	memset(ln, 0, len);
+	ln->parent = parent;
+	ln->depth = parent ? parent->depth + 1 : 0;
+	return ln;
+}
+
+struct mw_line *mw_table_line(struct mw_table *t, struct mw_line *parent)
+{
+	struct mw_line *ln, *a;
+
 	/* raw output has no tree: the children follow their parent */
 	if (t->opts->raw)
 		parent = NULL;
-	return scols_table_new_line(t->tb, parent);
+	ln = new_line(t, parent);
+	if (!ln)
+		return NULL;
+	/* in tree order: the parent is the last line or one of its ancestors */
+	for (a = t->last; parent && a && a != parent; a = a->parent)
+		;
+	if (parent && !a)
+		t->in_order = false;
+	if (t->last)
+		t->last->next = ln;
+	else
+		t->first = ln;
+	t->last = ln;
+	return ln;
 }
 
-struct libscols_line *mw_table_footer(struct mw_table *t)
+struct mw_line *mw_table_footer(struct mw_table *t)
 {
-	if (!t->footer) {
-		t->footer = scols_new_line();
-		if (t->footer && scols_line_alloc_cells(t->footer, t->nr_cols)) {
-			scols_unref_line(t->footer);
-			t->footer = NULL;
-		}
-	}
+	if (!t->footer)
+		t->footer = new_line(t, NULL);
 	return t->footer;
 }
 
 /* @s with bytes that are not UTF-8 replaced by U+FFFD, for JSON. */
-static char *utf8_clean(const char *s)
+static char *utf8_clean(struct mw_table *t, const char *s)
 {
 	size_t len = strlen(s), i = 0, o = 0, n;
-	char *out = malloc(len * 3 + 1);
+	char *out = block_alloc(t, len * 3 + 1, 1);
 
 	if (!out)
 		return NULL;
@@ -292,64 +280,248 @@ static char *utf8_clean(const char *s)
 		}
 	}
 	out[o] = '\0';
+	t->blocks->used -= len * 3 - o;	/* the last allocation: keep what it holds */
 	return out;
 }
 
-void mw_table_text(struct mw_table *t, struct libscols_line *ln, size_t i,
+/* Cell @i of @ln: @len bytes of @text (not NUL-terminated). */
+static void set_text(struct mw_table *t, struct mw_line *ln, size_t i,
+		     const char *text, size_t len)
+{
+	char *copy = block_alloc(t, len + 1, 1);
+
+	if (!copy)
+		return;		/* the cell stays empty: out of memory */
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	ln->cells[i] = copy;
+}
+
+void mw_table_text(struct mw_table *t, struct mw_line *ln, size_t i,
 		   const char *text)
 {
-	char *copy = t->opts->json ? utf8_clean(text) : strdup(text);
-
-	if (!copy || scols_line_refer_data(ln, i, copy))
-		free(copy);	/* the cell stays empty: out of memory */
+	if (t->opts->json)
+		ln->cells[i] = utf8_clean(t, text);
+	else
+		set_text(t, ln, i, text, strlen(text));
 }
 
-static void set_value(struct mw_table *t, struct libscols_line *ln, size_t i,
+static void set_value(struct mw_table *t, struct mw_line *ln, size_t i,
 		      uint64_t value)
 {
-	uint64_t *v;
-
-	if (t->nr_values == t->cap_values) {
-		size_t cap = t->cap_values ? t->cap_values * 2 : 256;
-
-		v = realloc(t->values, cap * sizeof(*v));
-		if (!v)
-			return;		/* sorted as unknown */
-		t->values = v;
-		t->cap_values = cap;
+	if ((int)i == t->sort) {
+		ln->value = value;
+		ln->has_value = true;
 	}
-	t->values[t->nr_values++] = value;
-	scols_cell_set_userdata(scols_line_get_cell(ln, i),
-				(void *)(uintptr_t)t->nr_values);
 }
 
-void mw_table_number(struct mw_table *t, struct libscols_line *ln, size_t i,
+size_t mw_format_u64(uint64_t value, char *buf)
+{
+	char tmp[24];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+size_t mw_format_hex(uint64_t value, unsigned int digits, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i;
+	char tmp[24];
+
+	do {
+		tmp[n++] = hex[value & 15];
+		value >>= 4;
+	} while (value);
+	while (n < digits && n < 16)
+		tmp[n++] = '0';
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+/* mw_human_size() to @buf (of 32 bytes at least); its length. */
+static size_t human_size(uint64_t bytes, char *buf)
+{
+	static const char units[] = "BKMGTPE";
+	unsigned int u = 0, shift = 0;
+	uint64_t whole, tenth;
+	size_t n;
+
+	while (u + 1 < sizeof(units) - 1 && bytes >> shift >= 1024) {
+		shift += 10;
+		u++;
+	}
+	whole = bytes >> shift;
+	/* one decimal, rounded half up, as util-linux's size_to_human_string() */
+	tenth = u ? (((bytes & ((1ULL << shift) - 1)) >> (shift - 10)) * 10 + 512) / 1024 : 0;
+	if (tenth == 10) {
+		whole++;
+		tenth = 0;
+	}
+	/* by hand, not snprintf(): a table has a size in every other cell */
+	n = mw_format_u64(whole, buf);
+	if (tenth) {
+		buf[n++] = '.';
+		buf[n++] = (char)('0' + tenth);
+	}
+	buf[n++] = units[u];
+	buf[n] = '\0';
+	return n;
+}
+
+void mw_human_size(uint64_t bytes, char *buf, size_t len)
+{
+	char tmp[32];
+	size_t n = human_size(bytes, tmp);
+
+	if (len) {
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, tmp, n);
+		buf[n] = '\0';
+	}
+}
+
+void mw_table_number(struct mw_table *t, struct mw_line *ln, size_t i,
 		     uint64_t value)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, value);
-	mw_table_text(t, ln, i, buf);
+	set_text(t, ln, i, buf, mw_format_u64(value, buf));
 	set_value(t, ln, i, value);
 }
 
-void mw_table_kb(struct mw_table *t, struct libscols_line *ln, size_t i,
+void mw_table_kb(struct mw_table *t, struct mw_line *ln, size_t i,
 		 uint64_t kb)
 {
 	char buf[32];
 
 	if (t->opts->bytes)
-		snprintf(buf, sizeof(buf), "%" PRIu64, kb * 1024);
+		set_text(t, ln, i, buf, mw_format_u64(kb * 1024, buf));
 	else
-		mw_human_size(kb * 1024, buf, sizeof(buf));
-	mw_table_text(t, ln, i, buf);
+		set_text(t, ln, i, buf, human_size(kb * 1024, buf));
 	set_value(t, ln, i, kb);
 }
 
-void mw_table_unknown(struct mw_table *t, struct libscols_line *ln, size_t i)
+void mw_table_unknown(struct mw_table *t, struct mw_line *ln, size_t i)
 {
 	if (!t->opts->json)
-		mw_table_text(t, ln, i, "-");
+		set_text(t, ln, i, "-", 1);
+}
+
+/* The sort column's cells point to their line when its value is known. */
+static int cmp_numbers(struct libscols_cell *a, struct libscols_cell *b, void *data)
+{
+	const struct mw_line *la = scols_cell_get_userdata(a);
+	const struct mw_line *lb = scols_cell_get_userdata(b);
+
+	(void)data;
+	if (!la || !lb)		/* unknown values first */
+		return !!la - !!lb;
+	return la->value < lb->value ? -1 : la->value > lb->value;
+}
+
+static struct libscols_table *scols_table(const struct mw_table *t)
+{
+	struct libscols_table *tb = scols_new_table();
+	bool tree = false;
+	size_t i;
+
+	if (!tb)
+		return NULL;
+	scols_table_enable_json(tb, t->opts->json);
+	scols_table_enable_raw(tb, t->opts->raw);
+	scols_table_enable_noheadings(tb, t->opts->noheadings);
+	if (scols_table_set_name(tb, t->name))
+		goto out_nomem;
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct mw_col *c = mw_table_col(t, i);
+		struct libscols_column *cl;
+		char head[64];
+		int fl = 0;
+
+		mw_table_heading(c, head, sizeof(head));
+		if (c->flags & MW_COL_RIGHT)
+			fl |= SCOLS_FL_RIGHT;
+		if (c->flags & MW_COL_TRUNC)
+			fl |= SCOLS_FL_TRUNC;
+		/* A tree in text only: raw and JSON get the lines flat or nested. */
+		if ((c->flags & MW_COL_TREE) && !tree && !t->opts->raw) {
+			fl |= SCOLS_FL_TREE;
+			tree = true;
+		}
+		if (t->cols[i] < 0)
+			fl |= SCOLS_FL_HIDDEN;
+		cl = scols_table_new_column(tb, head, c->whint, fl);
+		if (!cl)
+			goto out_nomem;
+		if ((c->flags & MW_COL_NUMBER) ||
+		    ((c->flags & MW_COL_SIZE) && t->opts->bytes))
+			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
+		if (c->flags & (MW_COL_NUMBER | MW_COL_SIZE))
+			scols_column_set_cmpfunc(cl, cmp_numbers, NULL);
+		else
+			scols_column_set_cmpfunc(cl, scols_cmpstr_cells, NULL);
+	}
+	if (tree) {
+		/* Children indented by two blanks, as --pages has always been. */
+		struct libscols_symbols *sy = scols_new_symbols();
+
+		if (!sy || scols_symbols_set_branch(sy, "  ") ||
+		    scols_symbols_set_right(sy, "  ") ||
+		    scols_symbols_set_vertical(sy, "  ") ||
+		    scols_table_set_symbols(tb, sy)) {
+			scols_unref_symbols(sy);
+			goto out_nomem;
+		}
+		scols_unref_symbols(sy);
+	}
+	return tb;
+
+out_nomem:
+	scols_unref_table(tb);
+	return NULL;
+}
+
+/* @ln as a line of @tb (a child of its parent's), with its cells. */
+static int scols_add(const struct mw_table *t, struct libscols_table *tb,
+		     struct mw_line *ln, bool footer)
+{
+	struct libscols_line *sl;
+	size_t i;
+
+	if (footer) {
+		sl = scols_new_line();
+		if (sl && scols_line_alloc_cells(sl, t->nr_cols)) {
+			scols_unref_line(sl);
+			sl = NULL;
+		}
+		if (sl && scols_table_add_line(tb, sl)) {
+			scols_unref_line(sl);
+			sl = NULL;
+		}
+		scols_unref_line(sl);	/* the table holds it */
+	} else {
+		sl = scols_table_new_line(tb, ln->parent ? ln->parent->scols : NULL);
+	}
+	if (!sl)
+		return -ENOMEM;
+	ln->scols = sl;
+	for (i = 0; i < t->nr_cols; i++) {
+		if (ln->cells[i] && scols_line_set_data(sl, i, ln->cells[i]))
+			return -ENOMEM;
+		if ((int)i == t->sort && ln->has_value)
+			scols_cell_set_userdata(scols_line_get_cell(sl, i), ln);
+	}
+	return 0;
 }
 
 /*
@@ -377,20 +549,46 @@ static int print_trimmed(struct libscols_table *tb)
 	return err;
 }
 
-bool mw_table_print(struct mw_table *t)
+/* Sort, print and free the table in libsmartcols. */
+static int print_scols(struct mw_table *t)
 {
+	struct libscols_table *tb = scols_table(t);
+	struct mw_line *ln;
 	int err = 0;
 
-	if (t->sort >= 0)
-		err = scols_sort_table(t->tb, scols_table_get_column(t->tb, t->sort));
+	if (!tb)
+		return -ENOMEM;
+	for (ln = t->first; ln && !err; ln = ln->next)
+		err = scols_add(t, tb, ln, false);
+	if (!err && t->sort >= 0)
+		err = scols_sort_table(tb, scols_table_get_column(tb, t->sort));
 	if (!err && t->footer)
-		err = scols_table_add_line(t->tb, t->footer);
+		err = scols_add(t, tb, t->footer, true);
 	if (!err) {
 		if (t->opts->json || t->opts->raw)
-			err = scols_print_table(t->tb);
+			err = scols_print_table(tb);
 		else
-			err = print_trimmed(t->tb);
+			err = print_trimmed(tb);
 	}
+	scols_unref_table(tb);
+	return err;
+}
+
+/* Aligned text for no terminal, where table.c need not call on libsmartcols. */
+static bool writes_text(const struct mw_table *t)
+{
+	return !t->opts->json && !t->opts->raw && t->sort < 0 && t->in_order &&
+	       !t->scols_only && !isatty(STDOUT_FILENO);
+}
+
+bool mw_table_print(struct mw_table *t)
+{
+	int err;
+
+	if (writes_text(t))
+		err = mw_table_write_text(t, stdout) ? 0 : ENOMEM;
+	else
+		err = print_scols(t);
 	mw_table_free(t);
 	if (err) {
 		mw_err("cannot print the table [%s]", mw_errno_text(err < 0 ? -err : err));
@@ -401,34 +599,21 @@ bool mw_table_print(struct mw_table *t)
 
 void mw_table_free(struct mw_table *t)
 {
-	scols_unref_line(t->footer);
-	scols_unref_table(t->tb);
-	free(t->values);
-	t->footer = NULL;
-	t->tb = NULL;
-	t->values = NULL;
-	t->nr_values = t->cap_values = 0;
+	struct mw_block *b, *next;
+
+	for (b = t->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	t->blocks = NULL;
+	t->first = t->last = t->footer = NULL;
 }
 
-void mw_human_size(uint64_t bytes, char *buf, size_t len)
+void mw_table_heading(const struct mw_col *c, char *head, size_t len)
 {
-	static const char units[] = "BKMGTPE";
-	uint64_t unit = 1, whole, tenth;
-	unsigned int u = 0;
+	size_t k;
 
-	while (u + 1 < sizeof(units) - 1 && bytes >= unit * 1024) {
-		unit *= 1024;
-		u++;
-	}
-	whole = bytes / unit;
-	/* one decimal, rounded half up, as util-linux's size_to_human_string() */
-	tenth = u ? ((bytes % unit) / (unit / 1024) * 10 + 512) / 1024 : 0;
-	if (tenth == 10) {
-		whole++;
-		tenth = 0;
-	}
-	if (tenth)
-		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 "%c", whole, tenth, units[u]);
-	else
-		snprintf(buf, len, "%" PRIu64 "%c", whole, units[u]);
+	for (k = 0; c->name[k] && k + 1 < len; k++)
+		head[k] = (char)toupper((unsigned char)c->name[k]);
+	head[k] = '\0';
 }

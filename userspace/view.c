@@ -171,24 +171,44 @@ void mw_view_help_columns(FILE *out)
 			      NULL);
 }
 
+/*
+ * The table's columns resolved once for all rows: for each size column its
+ * field of struct mw_summary, NULL where the snapshot cannot tell it as
+ * smaps would.
+ */
+struct table_cols {
+	const struct mw_summary_field *field[MW_MAX_COLUMNS];
+	bool exact[MW_MAX_COLUMNS];
+};
+
+static void resolve_columns(const struct mw_table *t, const struct mw_snapshot *snap,
+			    struct table_cols *tc)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct mw_col *c = mw_table_col(t, i);
+
+		tc->field[i] = c->id == COL_KB ? mw_summary_field(c->key) : NULL;
+		tc->exact[i] = tc->field[i] && mw_summary_exact(snap, tc->field[i]);
+	}
+}
+
 /* The cells of the table row of @vma, or of the totals row when NULL. */
-static void table_row(struct mw_table *t, struct libscols_line *ln,
-		      const struct mw_snapshot *snap, const struct mw_vma *vma,
-		      const struct mw_summary *sum)
+static void table_row(struct mw_table *t, struct mw_line *ln,
+		      const struct table_cols *tc, const struct mw_snapshot *snap,
+		      const struct mw_vma *vma, const struct mw_summary *sum)
 {
 	static char buf[CELL_MAX];
 	bool labelled = false;
 	size_t i;
 
 	for (i = 0; i < t->nr_cols; i++) {
-		const struct mw_col *c = mw_table_col(t, i);
-		const struct mw_summary_field *f;
+		int id = mw_table_col(t, i)->id;
 
-		buf[0] = '\0';
-		if (c->id == COL_KB) {
-			f = mw_summary_field(c->key);
-			if (mw_summary_exact(snap, f))
-				mw_table_kb(t, ln, i, mw_summary_get(sum, f));
+		if (id == COL_KB) {
+			if (tc->exact[i])
+				mw_table_kb(t, ln, i, mw_summary_get(sum, tc->field[i]));
 			else
 				mw_table_unknown(t, ln, i);
 			continue;
@@ -199,18 +219,18 @@ static void table_row(struct mw_table *t, struct libscols_line *ln,
 			labelled = true;
 			continue;
 		}
-		switch (c->id) {
+		switch (id) {
 		case COL_ADDRESS:
-			snprintf(buf, sizeof(buf), "%016" PRIx64, vma->start);
+			mw_format_hex(vma->start, 16, buf);
 			break;
 		case COL_END:
-			snprintf(buf, sizeof(buf), "%016" PRIx64, vma->end);
+			mw_format_hex(vma->end, 16, buf);
 			break;
 		case COL_MODE:
 			mw_vma_mode(vma, buf);
 			break;
 		case COL_OFFSET:
-			snprintf(buf, sizeof(buf), "%08" PRIx64, vma->pgoff * snap->page_size);
+			mw_format_hex(vma->pgoff * snap->page_size, 8, buf);
 			break;
 		case COL_DEVICE:
 			snprintf(buf, sizeof(buf), "%02x:%02x", vma->dev_major, vma->dev_minor);
@@ -225,17 +245,27 @@ static void table_row(struct mw_table *t, struct libscols_line *ln,
 			mw_table_number(t, ln, i, vma->nr_runs);
 			continue;
 		case COL_MAPPING:
-			snprintf(buf, sizeof(buf), "%s", mw_vma_label(vma));
-			break;
+			mw_table_text(t, ln, i, mw_vma_label(vma));
+			continue;
 		default:
+			buf[0] = '\0';
 			break;
 		}
 		mw_table_text(t, ln, i, buf);
 	}
 }
 
+/* START-END in hex, 16 digits each, to @buf (of 40 bytes at least). */
+static void range_text(uint64_t start, uint64_t end, char *buf)
+{
+	size_t n = mw_format_hex(start, 16, buf);
+
+	buf[n++] = '-';
+	mw_format_hex(end, 16, buf + n);
+}
+
 /* Cell @i of a run's line; false: it has no value. */
-static bool run_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
+static bool run_cell(struct mw_table *t, struct mw_line *ln, size_t i,
 		     const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
 	static char buf[CELL_MAX];
@@ -246,18 +276,17 @@ static bool run_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
 
 	switch (id) {
 	case COL_RANGE:
-		snprintf(buf, sizeof(buf), "%016" PRIx64 "-%016" PRIx64,
-			 (uint64_t)r->start, mw_run_end(snap, r));
+		range_text(r->start, mw_run_end(snap, r), buf);
 		break;
 	case COL_PAGES:
 		mw_table_number(t, ln, i, r->nr_pages);
 		return true;
 	case COL_STATE:
-		snprintf(buf, sizeof(buf), "%s", mw_state_name(mw_run_state(r), tmp));
-		break;
+		mw_table_text(t, ln, i, mw_state_name(mw_run_state(r), tmp));
+		return true;
 	case COL_LEVEL:
-		snprintf(buf, sizeof(buf), "%s", mw_level_name(mw_run_level(r), tmp));
-		break;
+		mw_table_text(t, ln, i, mw_level_name(mw_run_level(r), tmp));
+		return true;
 	case COL_BITS:
 		mw_bits_text(&mw_run_bit_letters, r->flags, ",", buf, sizeof(buf));
 		break;
@@ -300,7 +329,7 @@ static bool run_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
 	return true;
 }
 
-static void run_row(struct mw_table *t, struct libscols_line *ln,
+static void run_row(struct mw_table *t, struct mw_line *ln,
 		    const struct mw_snapshot *snap, const struct memwalk_page_run *r)
 {
 	size_t i;
@@ -311,7 +340,7 @@ static void run_row(struct mw_table *t, struct libscols_line *ln,
 }
 
 /* A VMA's line in --pages: its range, mode, size in pages and mapping. */
-static void vma_row(struct mw_table *t, struct libscols_line *ln,
+static void vma_row(struct mw_table *t, struct mw_line *ln,
 		    const struct mw_snapshot *snap, const struct mw_vma *vma)
 {
 	char buf[24];
@@ -322,8 +351,7 @@ static void vma_row(struct mw_table *t, struct libscols_line *ln,
 		case COL_RANGE: {
 			char range[40];
 
-			snprintf(range, sizeof(range), "%016" PRIx64 "-%016" PRIx64,
-				 vma->start, vma->end);
+			range_text(vma->start, vma->end, range);
 			mw_table_text(t, ln, i, range);
 			break;
 		}
@@ -354,32 +382,36 @@ static void print_cost(const struct mw_snapshot *snap)
 	       c->total_lock_ns % 1000 / 100, c->calls);
 }
 
+/* The rows, and the totals (the sum of the rows) when @totals. */
 static bool fill_table(struct mw_table *t, const struct mw_snapshot *snap, bool totals)
 {
-	struct mw_summary sum;
-	struct libscols_line *ln;
+	struct mw_summary sum, total;
+	struct table_cols tc;
+	struct mw_line *ln;
 	size_t v;
 
+	resolve_columns(t, snap, &tc);
+	memset(&total, 0, sizeof(total));
 	for (v = 0; v < snap->nr_vmas; v++) {
 		ln = mw_table_line(t, NULL);
 		if (!ln)
 			return false;
 		mw_summarize_vma(snap, &snap->vmas[v], &sum);
-		table_row(t, ln, snap, &snap->vmas[v], &sum);
+		mw_summary_add(&total, &sum);
+		table_row(t, ln, &tc, snap, &snap->vmas[v], &sum);
 	}
 	if (!totals)
 		return true;
 	ln = mw_table_footer(t);
 	if (!ln)
 		return false;
-	mw_summarize_all(snap, &sum);
-	table_row(t, ln, snap, NULL, &sum);
+	table_row(t, ln, &tc, snap, NULL, &total);
 	return true;
 }
 
 static bool fill_pages(struct mw_table *t, const struct mw_snapshot *snap)
 {
-	struct libscols_line *parent, *ln;
+	struct mw_line *parent, *ln;
 	size_t v, r;
 
 	for (v = 0; v < snap->nr_vmas; v++) {
@@ -435,7 +467,7 @@ void mw_view_one_run(const struct mw_snapshot *snap,
 {
 	static const struct mw_table_opts opts = { .output = ONE_RUN };
 	struct mw_table t;
-	struct libscols_line *ln;
+	struct mw_line *ln;
 
 	if (!mw_table_columns(&t, page_columns, N(page_columns), NULL, &opts,
 			      "translate", "--pages") ||

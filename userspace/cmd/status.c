@@ -69,7 +69,7 @@ static const struct mw_col cpu_columns[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A name, or the number when this client does not know it. */
-static void name_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
+static void name_cell(struct mw_table *t, struct mw_line *ln, size_t i,
 		      const char *name, uint64_t num)
 {
 	if (name)
@@ -78,7 +78,7 @@ static void name_cell(struct mw_table *t, struct libscols_line *ln, size_t i,
 		mw_table_number(t, ln, i, num);
 }
 
-static void group_row(struct mw_table *t, struct libscols_line *ln,
+static void group_row(struct mw_table *t, struct mw_line *ln,
 		      const struct mw_status_group *g)
 {
 	size_t i;
@@ -104,7 +104,7 @@ static void group_row(struct mw_table *t, struct libscols_line *ln,
 	}
 }
 
-static void probe_row(struct mw_table *t, struct libscols_line *ln,
+static void probe_row(struct mw_table *t, struct mw_line *ln,
 		      const struct mw_status_probe *p)
 {
 	char num[24];
@@ -139,7 +139,7 @@ static void probe_row(struct mw_table *t, struct libscols_line *ln,
 	}
 }
 
-static void cpu_row(struct mw_table *t, struct libscols_line *ln,
+static void cpu_row(struct mw_table *t, struct mw_line *ln,
 		    const struct mw_status_cpu *c)
 {
 	size_t i;
@@ -162,12 +162,12 @@ static void cpu_row(struct mw_table *t, struct libscols_line *ln,
 /* One list as a text table, after a blank line; @row fills line @k. */
 static bool print_list(const struct mw_table_opts *opts, const struct mw_col *cols,
 		       size_t n, const char *name, unsigned int count,
-		       void (*row)(struct mw_table *, struct libscols_line *,
+		       void (*row)(struct mw_table *, struct mw_line *,
 				   const struct mw_status *, unsigned int),
 		       const struct mw_status *st)
 {
 	struct mw_table t;
-	struct libscols_line *ln;
+	struct mw_line *ln;
 	unsigned int k;
 
 	if (!mw_table_columns(&t, cols, n, NULL, opts, "status", name) ||
@@ -187,19 +187,19 @@ static bool print_list(const struct mw_table_opts *opts, const struct mw_col *co
 	return mw_table_print(&t);
 }
 
-static void group_at(struct mw_table *t, struct libscols_line *ln,
+static void group_at(struct mw_table *t, struct mw_line *ln,
 		     const struct mw_status *st, unsigned int k)
 {
 	group_row(t, ln, &st->groups[k]);
 }
 
-static void probe_at(struct mw_table *t, struct libscols_line *ln,
+static void probe_at(struct mw_table *t, struct mw_line *ln,
 		     const struct mw_status *st, unsigned int k)
 {
 	probe_row(t, ln, &st->probes[k]);
 }
 
-static void cpu_at(struct mw_table *t, struct libscols_line *ln,
+static void cpu_at(struct mw_table *t, struct mw_line *ln,
 		   const struct mw_status *st, unsigned int k)
 {
 	cpu_row(t, ln, &st->cpus[k]);

@@ -262,16 +262,23 @@ void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
 	sum->locked = st.pss_locked >> PSS_SHIFT >> 10;
 }
 
+void mw_summary_add(struct mw_summary *total, const struct mw_summary *sum)
+{
+	size_t f;
+
+	for (f = 0; f < mw_nr_summary_fields; f++)
+		*(uint64_t *)((char *)total + mw_summary_fields[f].offset) +=
+			mw_summary_get(sum, &mw_summary_fields[f]);
+}
+
 void mw_summarize_all(const struct mw_snapshot *snap, struct mw_summary *total)
 {
 	struct mw_summary sum;
-	size_t i, f;
+	size_t i;
 
 	memset(total, 0, sizeof(*total));
 	for (i = 0; i < snap->nr_vmas; i++) {
 		mw_summarize_vma(snap, &snap->vmas[i], &sum);
-		for (f = 0; f < mw_nr_summary_fields; f++)
-			*(uint64_t *)((char *)total + mw_summary_fields[f].offset) +=
-				mw_summary_get(&sum, &mw_summary_fields[f]);
+		mw_summary_add(total, &sum);
 	}
 }

@@ -39,6 +39,8 @@ void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
 		      struct mw_summary *sum);
 /* The totals: the sum of the rows, each field on its own. */
 void mw_summarize_all(const struct mw_snapshot *snap, struct mw_summary *total);
+/* Add @sum to @total, field by field. */
+void mw_summary_add(struct mw_summary *total, const struct mw_summary *sum);
 
 /* What a field needs to be exact, beyond the page-table entries. */
 enum mw_summary_needs {

@@ -11,7 +11,7 @@
 # fixture through the snapshot and translate ioctls.
 #
 # Paths can be overridden: CLIENT, FAKE_CLIENT, PRINT_TEST, JSON_TEST,
-# LIB_TEST, MANPAGE, MEMWALK_UAPI_HEADER.  MW_SANITIZE=1: the programs are built with
+# LIB_TEST, TABLE_TEST, MANPAGE, MEMWALK_UAPI_HEADER.  MW_SANITIZE=1: the programs are built with
 # ASan and UBSan (make check-san; see tap.sh).
 
 set -u
@@ -21,6 +21,7 @@ CLIENT=${CLIENT:-$here/../memwalk-client}
 PRINT_TEST=${PRINT_TEST:-$here/print-test}
 JSON_TEST=${JSON_TEST:-$here/json-test}
 LIB_TEST=${LIB_TEST:-$here/lib-test}
+TABLE_TEST=${TABLE_TEST:-$here/table-test}
 FAKE_CLIENT=${FAKE_CLIENT:-$here/memwalk-client-fake}
 GEN_SNAPSHOT=${GEN_SNAPSHOT:-$here/gen-snapshot}
 DATA=$here/data
@@ -164,7 +165,12 @@ test_write_error() {
 	"$CLIENT" --help >/dev/full 2>"$tmp/err"
 	rc=$?
 	: >"$tmp/out"
-	expect_rc 1 && stderr_has "write error"
+	expect_rc 1 && stderr_has "write error" || return 1
+	# a table of more than the 64 KiB table.c writes at once: one error
+	"$GEN_SNAPSHOT" 2000 1 >"$tmp/big.json" || fail "gen-snapshot failed" || return 1
+	"$CLIENT" show "$tmp/big.json" >/dev/full 2>"$tmp/err"
+	rc=$?
+	expect_rc 1 && stderr_has "write error" && stderr_one_line
 }
 
 # Linked dynamically (libsmartcols-dev ships no static archive): libnl and
@@ -179,7 +185,7 @@ test_dynamic() {
 # The sanitizer run (make check-san) tests programs that do have ASan and
 # UBSan (libubsan linked in, see the Makefile).
 test_sanitized() {
-	for p in "$CLIENT" "$FAKE_CLIENT" "$PRINT_TEST" "$JSON_TEST" "$LIB_TEST"; do
+	for p in "$CLIENT" "$FAKE_CLIENT" "$PRINT_TEST" "$JSON_TEST" "$LIB_TEST" "$TABLE_TEST"; do
 		readelf -d "$p" >"$tmp/out" 2>"$tmp/err" || fail "readelf $p failed" || return 1
 		grep -q 'NEEDED.*\[libasan\.so' "$tmp/out" ||
 			fail "$(basename "$p") is not linked with libasan" || return 1
@@ -1579,8 +1585,16 @@ test_lib_errors() {
 	[ ! -s "$tmp/err" ] || fail "the library printed on stderr"
 }
 
+# Aligned text written by table.c, where libsmartcols is not called,
+# against libsmartcols' own for the same tables (tests/table-test.c).
+test_table_text() {
+	run "$TABLE_TEST"
+	expect_rc 0 || fail "$(grep -m 1 '^not ok' "$tmp/out")" || return 1
+	[ "$(tail -n 1 "$tmp/out")" = "1..20" ] || fail "not every table was compared"
+}
+
 if ! [ -x "$CLIENT" ] || ! [ -x "$PRINT_TEST" ] || ! [ -x "$JSON_TEST" ] ||
-   ! [ -x "$FAKE_CLIENT" ] || ! [ -x "$LIB_TEST" ]; then
+   ! [ -x "$FAKE_CLIENT" ] || ! [ -x "$LIB_TEST" ] || ! [ -x "$TABLE_TEST" ]; then
 	echo "Bail out! build the client and the test programs first (make -C userspace check)"
 	exit 1
 fi
@@ -1631,6 +1645,7 @@ t "JSON reader: valid documents" test_json_valid
 t "JSON reader: malformed documents, with line and column" test_json_errors
 t "JSON reader: exact 64-bit integers" test_json_integers
 t "library: errors are returned with their message, nothing printed" test_lib_errors
+t "tables: aligned text as libsmartcols writes it, C and UTF-8" test_table_text
 t "show: the table agrees with the smaps rules (fixture)" test_show_table
 t "show --pages: runs under their VMAs (fixture)" test_show_pages
 t "show -o -n: chosen columns, data lines only" test_show_columns
