@@ -11,8 +11,8 @@
  *     none), read by both and written by the child in a private mapping;
  *   - a 2 MiB aligned MADV_HUGEPAGE region (an anonymous THP, where the
  *     kernel has THP), which the child writes one byte of;
- *   - a few mlocked pages (Locked), and pages paged out to swap where
- *     there is swap (MADV_PAGEOUT);
+ *   - a few mlocked pages (Locked), pages paged out to swap where there
+ *     is swap (MADV_PAGEOUT), and a hugetlb page where some are reserved;
  * and its text is the static binary's, shared with the test processes.
  *
  * ps -J -b PID... must give, for each, what smaps_rollup says, exactly:
@@ -89,7 +89,7 @@ static void *map(size_t len, int prot, int flags, int fd)
 /* Build the states, fork the child, print "pids A B" and wait to be killed. */
 static void __attribute__((noreturn)) run_target(const char *file)
 {
-	char *anon, *shmem, *ro, *rw, *swap, *locked, *thp;
+	char *anon, *shmem, *ro, *rw, *swap, *locked, *thp, *hugetlb;
 	int fd, pipefd[2];
 	pid_t child;
 
@@ -125,6 +125,11 @@ static void __attribute__((noreturn)) run_target(const char *file)
 	thp = (char *)(((uintptr_t)thp + HPAGE - 1) & ~(HPAGE - 1));
 	madvise(thp, HPAGE, MADV_HUGEPAGE);
 	touch(thp, HPAGE / MW_PAGE, true);
+	/* where hugetlb pages are reserved: one, shared with the child */
+	hugetlb = mmap(NULL, HPAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (hugetlb != MAP_FAILED)
+		hugetlb[0] = 1;
 
 	if (pipe(pipefd))
 		exit(1);
@@ -417,6 +422,10 @@ static void check_rows(struct __test_metadata *_metadata, FIXTURE_DATA(ps) *self
 	EXPECT_LT(0, before[0].locked) TH_LOG("nothing locked");
 	if (!mw_region_unsupported("thp"))
 		EXPECT_LE(HPAGE / 1024, before[0].thp) TH_LOG("no THP in the target");
+	if (!mw_region_unsupported("hugetlb"))
+		EXPECT_EQ(HPAGE / 1024, before[0].hugetlb) TH_LOG("no hugetlb page");
+	if (mw_swap_on())
+		EXPECT_LT(0, before[0].swap) TH_LOG("nothing paged out to swap");
 	EXPECT_NE(NULL, strstr(out, "\"not_permitted\": 0,")) TH_LOG("root refused: %.2000s", out);
 	free(out);
 	free(err);
