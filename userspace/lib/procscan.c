@@ -275,14 +275,26 @@ static int scan_one(struct mw_device *dev, const struct mw_procscan_opts *opts,
 	ret = read_stat(pid, &st);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return asked ? add_missing(scan, pid, err) : (scan->nr_exited++, 0);
-	if (ret)
-		return mw_error_set(err, ret, "ps: cannot read /proc/%d/stat [%s]",
-				    pid, mw_errno_text(-ret));
+	if (!ret && st.state != 'Z' && st.state != 'X' && !(st.flags & PF_KTHREAD))
+		ret = read_euid(pid, &uid);
+	switch (ret) {
+	case 0:
+		break;
+	case -EACCES:		/* hidepid, or an LSM */
+	case -EPERM:
+		scan->nr_denied++;
+		return 0;
+	case -ENOMEM:
+		return mw_error_set(err, ret, "ps: out of memory");
+	default:		/* gone meanwhile, or cut short as it went */
+		scan->nr_exited++;
+		return 0;
+	}
 	if (st.flags & PF_KTHREAD) {
 		scan->nr_kthreads += asked;
 		return 0;
 	}
-	if (st.state == 'Z' || st.state == 'X' || read_euid(pid, &uid)) {
+	if (st.state == 'Z' || st.state == 'X') {
 		scan->nr_exited++;
 		return 0;
 	}
