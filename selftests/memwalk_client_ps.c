@@ -14,6 +14,8 @@
  *   - a few mlocked pages (Locked), pages paged out to swap where there
  *     is swap (MADV_PAGEOUT), and a hugetlb page where some are reserved;
  * and its text is the static binary's, shared with the test processes.
+ * It unmaps its [vdso], the one page the client maps too (see
+ * unmap_vdso()).
  *
  * ps -J -b PID... must give, for each, what smaps_rollup says, exactly:
  * Rss, Pss, Swap, USS (Private_Clean + Private_Dirty), Pss_Anon, Pss_File,
@@ -86,6 +88,24 @@ static void *map(size_t len, int prot, int flags, int fd)
 	return p;
 }
 
+/*
+ * Unmap the [vdso]: every process maps its page, the client too while it
+ * walks, so its Pss here would change with the client's own run (an
+ * observer effect of a page shared by all); nothing here calls into it.
+ */
+static void unmap_vdso(void)
+{
+	unsigned long start, end;
+	char line[512];
+	FILE *fp = fopen("/proc/self/maps", "re");
+
+	while (fp && fgets(line, sizeof(line), fp))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &start, &end) == 2)
+			munmap((void *)start, end - start);
+	if (fp)
+		fclose(fp);
+}
+
 /* Build the states, fork the child, print "pids A B" and wait to be killed. */
 static void __attribute__((noreturn)) run_target(const char *file)
 {
@@ -94,6 +114,7 @@ static void __attribute__((noreturn)) run_target(const char *file)
 	pid_t child;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	unmap_vdso();
 	fd = open(file, O_RDONLY);
 	if (fd < 0) {
 		printf("error open %s: %s\n", file, strerror(errno));
