@@ -19,6 +19,12 @@
  * Under TCG only the ratios mean anything; absolute times are printed for
  * the record, not as claims.
  *
+ * The ps half: `memwalk-client ps` over MEMWALK_BENCH_PS_PROCS (default
+ * 100) targets, each with a child sharing half its pages, against reading
+ * every /proc/PID/smaps_rollup (what smem and ps_mem do), and the longest
+ * mmap_lock hold of a ps walk (ps's mode: folio state, no PFNs) of any
+ * target.  MEMWALK_BENCH_ONLY=ps runs this half alone.
+ *
  * The client half: `memwalk-client PID` (the table, to /dev/null) against
  * `cat /proc/PID/smaps` on a process of MEMWALK_BENCH_VMAS (default 60000)
  * one-page VMAs, a quarter of them file pages (named), and the client's
@@ -32,6 +38,7 @@
  * one mode (full, no-folio, pte-only) and nothing else, for a profiler
  * watching the guest.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -43,6 +50,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -400,7 +408,10 @@ static double smaps_read(pid_t pid, uint64_t *bytes)
 	return now() - t0;
 }
 
-/* @client on @pid (with @opt, if any) to @out; its max RSS in *@rss_kb. */
+/*
+ * @client on @pid (with @opt, if any), or with @opt alone when @pid is 0,
+ * to @out; its max RSS in *@rss_kb.
+ */
 static double client_run(const char *client, pid_t pid, const char *opt,
 			 const char *out, long *rss_kb)
 {
@@ -417,7 +428,10 @@ static double client_run(const char *client, pid_t pid, const char *opt,
 
 		if (fd < 0 || dup2(fd, 1) < 0)
 			_exit(127);
-		execl(client, client, arg, opt, (char *)NULL);
+		if (pid > 0)
+			execl(client, client, arg, opt, (char *)NULL);
+		else	/* a command that names no process: "ps" */
+			execl(client, client, opt, (char *)NULL);
 		_exit(127);
 	}
 	if (c < 0 || wait4(c, &status, 0, &ru) != c ||
@@ -487,6 +501,154 @@ static void client_half(int fd, int reps)
 	waitpid(pid, NULL, 0);
 }
 
+/* ---- ps against every smaps_rollup ------------------------------------- */
+
+/*
+ * @n processes, each a fork of one that mapped MEMWALK_BENCH_PS_MIB
+ * (default 4) MiB of anonymous memory and a shared file of as much, and
+ * wrote the anonymous pages; each child writes half of them again (COW),
+ * so that pages are shared and private.  Their PIDs in @pids.
+ */
+static void start_ps_targets(pid_t *pids, int n, size_t len, int devfd)
+{
+	char path[] = "/tmp/memwalk-bench-ps-XXXXXX";
+	int fd = mkstemp(path), i;
+	char *anon, *file;
+
+	if (fd < 0 || ftruncate(fd, len))
+		exit(1);
+	unlink(path);
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			exit(1);
+		if (pids[i])
+			continue;
+		close(devfd);	/* or rmmod would wait for the targets */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		anon = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		file = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (anon == MAP_FAILED || file == MAP_FAILED)
+			_exit(1);
+		memset(anon, 1, len);
+		for (size_t k = 0; k < len; k += psz)
+			(void)*(volatile char *)(file + k);
+		if (fork() == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			memset(anon, 2, len / 2);
+		}
+		for (;;)
+			pause();
+	}
+	close(fd);
+}
+
+/* ps's walk: folio state for Pss, no PFNs (they would split runs). */
+#define PS_MODE		(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN)
+
+/*
+ * The module's part of ps: a snapshot of every process with a command
+ * line (kernel threads have none), the walks' time only.
+ */
+static double snapshots_all(int fd)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+	char path[64], c;
+	double t = 0;
+	int cfd;
+
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/cmdline", de->d_name);
+		cfd = open(path, O_RDONLY);
+		if (cfd < 0)
+			continue;
+		if (read(cfd, &c, 1) == 1)
+			t += memwalk_snapshot(fd, atoi(de->d_name), 0, 0, PS_MODE).secs;
+		close(cfd);
+	}
+	if (dir)
+		closedir(dir);
+	return t;
+}
+
+/* Every /proc/PID/smaps_rollup read, as smem and ps_mem do. */
+static double rollups_read(void)
+{
+	static char buf[4096];
+	double t0 = now();
+	struct dirent *de;
+	char path[64];
+	DIR *dir = opendir("/proc");
+	int fd;
+
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/smaps_rollup", de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+	if (dir)
+		closedir(dir);
+	return now() - t0;
+}
+
+static void ps_half(int fd, int reps)
+{
+	const char *n_s = getenv("MEMWALK_BENCH_PS_PROCS");
+	const char *mib_s = getenv("MEMWALK_BENCH_PS_MIB");
+	const char *client = getenv("MEMWALK_CLIENT");
+	int n = n_s ? atoi(n_s) : 100, i, procs = 0;
+	size_t len = (size_t)(mib_s ? atol(mib_s) : 4) << 20;
+	double t_ps = 0, t_rollup = 0, t_kernel = 0;
+	uint64_t max_hold = 0;
+	struct dirent *de;
+	long rss;
+	pid_t *pids = calloc(n, sizeof(*pids));
+	DIR *dir;
+
+	if (!client)
+		client = "/bin/memwalk-client";
+	if (!pids)
+		exit(1);
+	start_ps_targets(pids, n, len, fd);
+	sleep(1);
+	dir = opendir("/proc");
+	while (dir && (de = readdir(dir)))
+		procs += de->d_name[0] >= '1' && de->d_name[0] <= '9';
+	if (dir)
+		closedir(dir);
+	BEST(rollups_read(), t_rollup);
+	BEST(client_run(client, 0, "ps", "/dev/null", &rss), t_ps);
+	for (i = 0; i < n; i++) {
+		struct mw_result r = memwalk_snapshot(fd, pids[i], 0, 0, PS_MODE);
+
+		if (r.max_lock_ns > max_hold)
+			max_hold = r.max_lock_ns;
+	}
+	BEST(snapshots_all(fd), t_kernel);
+	printf("# ps half: %d targets (and a child each) of %zu MiB anon + %zu MiB file, %d processes in all, %d reps, best of each\n",
+	       n, len >> 20, len >> 20, procs, reps);
+	printf("ps vs reading every smaps_rollup: %.2fx faster (target >= 5x) (%.3f s vs %.3f s; ps's max RSS %ld KiB)\n",
+	       t_rollup / t_ps, t_ps, t_rollup, rss);
+	printf("ps's walks alone (the ioctls for every process, no client) vs every smaps_rollup: %.2fx faster (%.3f s)\n",
+	       t_rollup / t_kernel, t_kernel);
+	printf("ps: longest mmap_lock hold of a target %.3f ms (target <= 2 ms); smaps_rollup holds it for its whole walk\n",
+	       max_hold / 1e6);
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	free(pids);
+}
+
 int main(void)
 {
 	const char *mib_s = getenv("MEMWALK_BENCH_MIB");
@@ -511,6 +673,10 @@ int main(void)
 	}
 	if (getenv("MEMWALK_BENCH_ONLY") && !strcmp(getenv("MEMWALK_BENCH_ONLY"), "client")) {
 		client_half(fd, reps);
+		return 0;
+	}
+	if (getenv("MEMWALK_BENCH_ONLY") && !strcmp(getenv("MEMWALK_BENCH_ONLY"), "ps")) {
+		ps_half(fd, reps);
 		return 0;
 	}
 	pid = start_target(total, reg, pipefd);
@@ -606,5 +772,6 @@ int main(void)
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	client_half(fd, reps);
+	ps_half(fd, reps);
 	return 0;
 }

@@ -43,18 +43,6 @@
 
 #include "summary.h"
 
-#define PSS_SHIFT	12
-
-/* smaps' struct mem_size_stats: bytes, Pss in 1/4096 bytes. */
-struct stats {
-	uint64_t resident, pss, pss_locked;
-	uint64_t shared_clean, shared_dirty, private_clean, private_dirty;
-	uint64_t referenced, anonymous, lazyfree, ksm;
-	uint64_t anon_thp, shmem_thp, file_thp;
-	uint64_t shared_hugetlb, private_hugetlb;
-	uint64_t swap;
-};
-
 #define FIELD(name, needs) { #name, offsetof(struct mw_summary, name), MW_NEEDS_##needs, #name "_kb" }
 
 /*
@@ -126,11 +114,22 @@ bool mw_run_dirty(const struct memwalk_page_run *r)
 	       mw_folio_test(r, MEMWALK_KPF_DIRTY);
 }
 
-/* smaps_page_accumulate(), for @bytes whose Pss is @pss. */
-static void accumulate(struct stats *st, uint64_t bytes, uint64_t pss,
-		       bool dirty, bool locked, bool private)
+/*
+ * smaps_page_accumulate(), for @bytes of @r whose Pss is @pss: Pss_Anon
+ * for anon folios, Pss_Shmem for other swap-backed ones, else Pss_File.
+ */
+static void accumulate(struct mw_smaps_stats *st, const struct memwalk_page_run *r,
+		       uint64_t bytes, uint64_t pss, bool dirty, bool locked,
+		       bool private)
 {
 	st->pss += pss;
+	if (is_anon(r))
+		st->pss_anon += pss;
+	else if ((r->flags & MEMWALK_RUN_SHMEM) ||
+		 mw_folio_test(r, MEMWALK_KPF_SWAPBACKED))
+		st->pss_shmem += pss;
+	else
+		st->pss_file += pss;
 	if (locked)
 		st->pss_locked += pss;
 	if (dirty) {
@@ -147,7 +146,7 @@ static void accumulate(struct stats *st, uint64_t bytes, uint64_t pss,
 }
 
 /* smaps_account(), for a whole run. */
-static void account(struct stats *st, const struct mw_snapshot *snap,
+static void account(struct mw_smaps_stats *st, const struct mw_snapshot *snap,
 		    const struct memwalk_page_run *r, bool locked)
 {
 	bool present = mw_run_state(r) == MEMWALK_STATE_PRESENT;
@@ -169,18 +168,18 @@ static void account(struct stats *st, const struct mw_snapshot *snap,
 		st->referenced += bytes;
 
 	if (r->refcount == 1 || !present) {
-		accumulate(st, bytes, bytes << PSS_SHIFT, dirty, locked, present);
+		accumulate(st, r, bytes, bytes << MW_PSS_SHIFT, dirty, locked, present);
 	} else if (r->mapcount >= 2) {
 		/* per page, as smaps divides: (PAGE_SIZE << 12) / mapcount */
-		accumulate(st, bytes,
-			   r->nr_pages * ((page << PSS_SHIFT) / r->mapcount),
+		accumulate(st, r, bytes,
+			   r->nr_pages * ((page << MW_PSS_SHIFT) / r->mapcount),
 			   dirty, locked, false);
 	} else {
-		accumulate(st, bytes, bytes << PSS_SHIFT, dirty, locked, true);
+		accumulate(st, r, bytes, bytes << MW_PSS_SHIFT, dirty, locked, true);
 	}
 }
 
-static void account_hugetlb(struct stats *st, const struct mw_snapshot *snap,
+static void account_hugetlb(struct mw_smaps_stats *st, const struct mw_snapshot *snap,
 			    const struct memwalk_page_run *r)
 {
 	uint64_t bytes = r->nr_pages * snap->page_size;
@@ -195,7 +194,7 @@ static void account_hugetlb(struct stats *st, const struct mw_snapshot *snap,
 		st->private_hugetlb += bytes;
 }
 
-static void account_pmd(struct stats *st, const struct mw_snapshot *snap,
+static void account_pmd(struct mw_smaps_stats *st, const struct mw_snapshot *snap,
 			const struct memwalk_page_run *r)
 {
 	uint64_t bytes = r->nr_pages * snap->page_size;
@@ -211,55 +210,67 @@ static void account_pmd(struct stats *st, const struct mw_snapshot *snap,
 		st->file_thp += bytes;
 }
 
-void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
-		      struct mw_summary *sum)
+void mw_smaps_accumulate(const struct mw_snapshot *snap, const struct mw_vma *vma,
+			 struct mw_smaps_stats *st)
 {
 	bool hugetlb = vma->flags & MEMWALK_VMA_HUGETLB;
 	bool locked = vma->flags & MEMWALK_VMA_LOCKED;
-	struct stats st = { 0 };
 	size_t i;
 
+	st->size += vma->end - vma->start;
 	for (i = 0; i < vma->nr_runs; i++) {
 		const struct memwalk_page_run *r = &vma->runs[i];
 		unsigned int level = mw_run_level(r);
 
 		if (hugetlb) {
-			account_hugetlb(&st, snap, r);
+			account_hugetlb(st, snap, r);
 			continue;
 		}
 		if (mw_state_in_swap(mw_run_state(r))) {
-			st.swap += r->nr_pages * snap->page_size;
+			st->swap += r->nr_pages * snap->page_size;
 			continue;
 		}
 		if (level == MEMWALK_LEVEL_PUD || !has_page(r))
 			continue;
 		if (level == MEMWALK_LEVEL_PMD)
-			account_pmd(&st, snap, r);
-		account(&st, snap, r, locked);
+			account_pmd(st, snap, r);
+		account(st, snap, r, locked);
 	}
+}
 
+void mw_smaps_summary(const struct mw_smaps_stats *st, struct mw_summary *sum)
+{
 	memset(sum, 0, sizeof(*sum));
-	sum->size = (vma->end - vma->start) >> 10;
-	sum->rss = st.resident >> 10;
-	sum->pss = st.pss >> PSS_SHIFT >> 10;
-	sum->shared_clean = st.shared_clean >> 10;
-	sum->shared_dirty = st.shared_dirty >> 10;
-	sum->private_clean = st.private_clean >> 10;
-	sum->private_dirty = st.private_dirty >> 10;
+	sum->size = st->size >> 10;
+	sum->rss = st->resident >> 10;
+	sum->pss = st->pss >> MW_PSS_SHIFT >> 10;
+	sum->shared_clean = st->shared_clean >> 10;
+	sum->shared_dirty = st->shared_dirty >> 10;
+	sum->private_clean = st->private_clean >> 10;
+	sum->private_dirty = st->private_dirty >> 10;
 	sum->dirty = sum->shared_dirty + sum->private_dirty;
-	sum->referenced = st.referenced >> 10;
-	sum->anonymous = st.anonymous >> 10;
-	sum->lazyfree = st.lazyfree >> 10;
-	sum->ksm = st.ksm >> 10;
-	sum->anon_thp = st.anon_thp >> 10;
-	sum->shmem_thp = st.shmem_thp >> 10;
-	sum->file_thp = st.file_thp >> 10;
+	sum->referenced = st->referenced >> 10;
+	sum->anonymous = st->anonymous >> 10;
+	sum->lazyfree = st->lazyfree >> 10;
+	sum->ksm = st->ksm >> 10;
+	sum->anon_thp = st->anon_thp >> 10;
+	sum->shmem_thp = st->shmem_thp >> 10;
+	sum->file_thp = st->file_thp >> 10;
 	sum->thp = sum->anon_thp + sum->shmem_thp + sum->file_thp;
-	sum->shared_hugetlb = st.shared_hugetlb >> 10;
-	sum->private_hugetlb = st.private_hugetlb >> 10;
+	sum->shared_hugetlb = st->shared_hugetlb >> 10;
+	sum->private_hugetlb = st->private_hugetlb >> 10;
 	sum->hugetlb = sum->shared_hugetlb + sum->private_hugetlb;
-	sum->swap = st.swap >> 10;
-	sum->locked = st.pss_locked >> PSS_SHIFT >> 10;
+	sum->swap = st->swap >> 10;
+	sum->locked = st->pss_locked >> MW_PSS_SHIFT >> 10;
+}
+
+void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
+		      struct mw_summary *sum)
+{
+	struct mw_smaps_stats st = { 0 };
+
+	mw_smaps_accumulate(snap, vma, &st);
+	mw_smaps_summary(&st, sum);
 }
 
 void mw_summary_add(struct mw_summary *total, const struct mw_summary *sum)

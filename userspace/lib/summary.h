@@ -33,6 +33,30 @@ struct mw_summary {		/* all in kB, as smaps prints them */
 	uint64_t locked;
 };
 
+/*
+ * smaps' struct mem_size_stats, before it is printed: bytes, and Pss in
+ * 1/4096 bytes (PSS_SHIFT).  Summed over every VMA it is what
+ * /proc/PID/smaps_rollup rounds to kB only once, at the end.
+ */
+#define MW_PSS_SHIFT	12
+
+struct mw_smaps_stats {
+	uint64_t size;
+	uint64_t resident, pss, pss_locked;
+	uint64_t pss_anon, pss_file, pss_shmem;	/* Pss by the folio's kind */
+	uint64_t shared_clean, shared_dirty, private_clean, private_dirty;
+	uint64_t referenced, anonymous, lazyfree, ksm;
+	uint64_t anon_thp, shmem_thp, file_thp;
+	uint64_t shared_hugetlb, private_hugetlb;
+	uint64_t swap;
+};
+
+/* Add the counts of @vma to @st (not cleared first). */
+void mw_smaps_accumulate(const struct mw_snapshot *snap, const struct mw_vma *vma,
+			 struct mw_smaps_stats *st);
+/* @st in kB, rounded down field by field as smaps prints them. */
+void mw_smaps_summary(const struct mw_smaps_stats *st, struct mw_summary *sum);
+
 /* Dirty as smaps counts it: a dirty present entry, or a dirty folio. */
 bool mw_run_dirty(const struct memwalk_page_run *r);
 void mw_summarize_vma(const struct mw_snapshot *snap, const struct mw_vma *vma,
