@@ -754,6 +754,12 @@ test_diff_swap() {
 	diff_expect swap-before.json swap-after.json swap.diff
 }
 
+# A file page gone from a VMA that stays is page cache dropped; the pages of
+# a VMA that went are unmapped.
+test_diff_cache() {
+	diff_expect cache-before.json cache-after.json cache.diff
+}
+
 test_diff_thp() {
 	diff_expect thp-before.json thp-after.json thp.diff
 }
@@ -1664,6 +1670,7 @@ else
 fi
 t "diff: fork and COW" test_diff_cow
 t "diff: swap-out, swap-in, MGLRU generations" test_diff_swap
+t "diff: page cache dropped, VMA unmapped" test_diff_cache
 t "diff: THP collapse and split, LRU moves, a new VMA" test_diff_thp
 t "diff: a snapshot with itself: no changes" test_diff_same
 t "diff: the other way round" test_diff_reverse
