@@ -194,7 +194,7 @@ static const struct mw_evsub_ops watch_ops = {
 static int open_events(struct mw_watch *w, struct mw_error *err)
 {
 	unsigned int groups = (1u << MW_GRP_RECLAIM) | (1u << MW_GRP_OOM);
-	int ret;
+	int g;
 
 	if (w->opts.replay_fd >= 0) {
 		w->replay_buf = malloc(MW_EVSUB_DGRAM_MAX);
@@ -205,12 +205,20 @@ static int open_events(struct mw_watch *w, struct mw_error *err)
 	}
 	if (w->opts.no_events)
 		return 0;
+	/*
+	 * No family (an older module), or no right to join its groups (they
+	 * need CAP_SYS_ADMIN; lab mode users lack it): snapshots without
+	 * events, which the frames say.
+	 */
 	if (mw_genl_open(&w->genl, err))
-		return 0;	/* no family: snapshots without events */
+		return 0;
 	w->genl_open = true;
-	ret = mw_evsub_open(&w->sub, &w->genl, groups, err);
-	if (ret)
-		return ret;
+	if (mw_evsub_open(&w->sub, &w->genl, groups, err)) {
+		mw_evsub_close(&w->sub);
+		for (g = 0; g < MW_NR_GROUPS; g++)
+			w->sub.fd[g] = -1;
+		return 0;
+	}
 	w->events_on = true;
 	return 0;
 }
