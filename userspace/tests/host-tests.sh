@@ -1566,6 +1566,11 @@ test_completion() {
 	has "$(comp 1 --save "$data/thp-a")" "$data/thp-after.json"
 	has "$(comp 1 --save -)" -
 	has "$(comp events --pid "")" $$
+	has "$(comp watch "")" $$
+	has "$(comp watch 1 --b)" --batch
+	has "$(comp watch 1 -)" -i --interval -n --frames -J --folio
+	hasnt "$(comp watch 1 -n "")" "a frame count"
+	hasnt "$(comp watch 1 -i 2 "")" "after the PID"
 	complete -p memwalk-client | grep -q -- "-F _memwalk_client" || { echo "not registered"; exit 1; }
 	' sh "$COMPLETION" "$CLIENT" "$DATA" "$tmp/commands"
 	expect_rc 0 || fail "$(tail -n 1 "$tmp/out")" || return 1
