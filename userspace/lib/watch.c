@@ -273,8 +273,8 @@ static void frame_release(struct mw_watch_frame *f)
 void mw_watch_close(struct mw_watch *w)
 {
 	frame_release(&w->frame);
-	mw_snapshot_free(w->prev);
-	w->prev = NULL;
+	mw_snapshot_free(w->snap);
+	w->snap = NULL;
 	if (w->dev)
 		mw_device_close(w->dev);
 	w->dev = NULL;
@@ -376,7 +376,7 @@ static bool any_vma(const struct mw_snapshot *snap)
 int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 {
 	struct mw_watch_frame *f = &w->frame;
-	uint64_t seq = w->prev ? f->seq + 1 : 0, begin, prev_mono = f->mono_ns;
+	uint64_t seq = w->snap ? f->seq + 1 : 0, begin, prev_mono = f->mono_ns;
 	struct mw_snapshot *snap;
 	int ret;
 
@@ -389,7 +389,7 @@ int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 		return mw_error_set(err, -ESRCH, "pid %d exited", w->opts.pid);
 	if (ret)
 		return ret;
-	if (!w->prev && !any_vma(snap)) {
+	if (!w->snap && !any_vma(snap)) {
 		mw_snapshot_free(snap);
 		if (w->opts.end)
 			return mw_error_set(err, -ENXIO,
@@ -411,8 +411,8 @@ int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 	w->next_ns += w->opts.interval_ns;
 	if (w->next_ns < begin + f->walk_ns)	/* behind: do not catch up */
 		w->next_ns = begin + f->walk_ns;
-	if (w->prev) {
-		ret = mw_diff(w->prev, snap, &f->diff, err);
+	if (w->snap) {
+		ret = mw_diff(w->snap, snap, &f->diff, err);
 		if (ret) {
 			mw_snapshot_free(snap);
 			return ret;
@@ -427,7 +427,7 @@ int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 	w->pending = NULL;
 	w->nr_pending = w->cap_pending = 0;
 	w->pending_lost = 0;
-	mw_snapshot_free(w->prev);
-	w->prev = snap;
+	mw_snapshot_free(w->snap);
+	w->snap = snap;
 	return 0;
 }

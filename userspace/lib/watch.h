@@ -78,7 +78,8 @@ struct mw_watch {
 	struct mw_watch_opts opts;
 	struct mw_device *dev;
 	struct mw_collect_opts collect;
-	struct mw_snapshot *prev;
+	/* the latest snapshot: what a map is drawn from, what the next is compared with */
+	struct mw_snapshot *snap;
 	struct mw_watch_frame frame;
 	uint64_t totals[MW_NR_CHANGES];	/* pages per kind since the start */
 	uint64_t start_mono_ns, next_ns;
