@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,7 +43,7 @@
 /*
  * The target: joins CGROUP, maps @file (read, so in the page cache) and an
  * anonymous heap (written), reports both addresses on @reply, then obeys
- * one-byte commands on @cmd: 'f' forks a child that waits, 'w' writes
+ * one-byte commands on @cmd: 'f' forks a child that sleeps, 'w' writes
  * COW_PAGES of the heap; each acknowledged with the byte.
  */
 static void __attribute__((noreturn)) target_main(const char *file, int cmd, int reply)
@@ -71,9 +72,10 @@ static void __attribute__((noreturn)) target_main(const char *file, int cmd, int
 		_exit(1);
 	while (read(cmd, &c, 1) == 1) {
 		if (c == 'f' && fork() == 0) {
-			while (read(cmd, &c, 1) > 0)
-				;
-			_exit(0);
+			/* Not a reader of @cmd: CGROUP's removal kills it. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				pause();
 		}
 		if (c == 'w')
 			for (i = COW_FIRST; i < COW_FIRST + COW_PAGES; i++)
@@ -282,7 +284,7 @@ static void read_pagemap(struct __test_metadata *_metadata, pid_t pid, uint64_t 
  * before and gone after is dropped once in the frames, no other; every
  * anonymous page present before and in swap after is swapped out once.
  */
-TEST_F(watch, reclaim_matches_pagemap)
+TEST_F_TIMEOUT(watch, reclaim_matches_pagemap, 600)
 {
 	static uint64_t file0[NR_PAGES], file1[NR_PAGES], anon0[NR_PAGES], anon1[NR_PAGES];
 	static unsigned char dropped[NR_PAGES], swapped[NR_PAGES];
@@ -334,7 +336,7 @@ TEST_F(watch, reclaim_matches_pagemap)
  * Fork, then the parent writes COW_PAGES: the frames call exactly those
  * pages COW broken, and pagemap agrees (a new PFN, exclusive).
  */
-TEST_F(watch, fork_write_breaks_cow)
+TEST_F_TIMEOUT(watch, fork_write_breaks_cow, 300)
 {
 	static uint64_t anon1[NR_PAGES], anon2[NR_PAGES];
 	static unsigned char broken[NR_PAGES];
