@@ -2,9 +2,12 @@
 /* memwalk-client: messages and option handling shared by the commands. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "device.h"
 #include "memwalk-client.h"
@@ -178,4 +181,41 @@ bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid)
 	}
 	*pid = (int32_t)v;
 	return true;
+}
+
+/* START-END, hex with or without 0x, page aligned, START below END. */
+bool mw_parse_range(const char *arg, uint64_t *start, uint64_t *end)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const char *dash = strchr(arg, '-');
+	char *e1, *e2;
+
+	if (!dash || dash == arg || !dash[1] || dash[1] == '-' || arg[0] == '+' ||
+	    dash[1] == '+')
+		goto out_syntax;
+	errno = 0;
+	*start = strtoull(arg, &e1, 16);
+	*end = strtoull(dash + 1, &e2, 16);
+	if (errno || e1 != dash || *e2)
+		goto out_syntax;
+	if (*start & (page - 1)) {
+		mw_err("bad range '%s': START 0x%" PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
+		       arg, *start, page);
+		return false;
+	}
+	if (*end & (page - 1)) {
+		mw_err("bad range '%s': END 0x%" PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
+		       arg, *end, page);
+		return false;
+	}
+	if (*start >= *end) {
+		mw_err("bad range '%s': START must be below END", arg);
+		return false;
+	}
+	return true;
+
+out_syntax:
+	mw_err("bad range '%s': expected START-END in hex, e.g. 7f0000000000-7f0000200000",
+	       arg);
+	return false;
 }

@@ -63,6 +63,8 @@ void mw_bad_option(const struct mw_command *cmd, char **argv);
 int mw_check_args(const struct mw_command *cmd, int argc, char **argv,
 		  int want);
 int mw_not_implemented(const struct mw_command *cmd);
+/* START-END, hex, page aligned, START below END (-r); prints the error. */
+bool mw_parse_range(const char *arg, uint64_t *start, uint64_t *end);
 /* Parse a PID argument; prints the error. */
 bool mw_parse_pid(const char *cmd, const char *arg, int32_t *pid);
 
@@ -71,6 +73,11 @@ struct mw_snapshot;
 int mw_save_snapshot(const struct mw_snapshot *snap, const char *path);
 /* pagetypes-view.c: --summary, pages per kind; an exit status */
 int mw_page_types_render(const struct mw_snapshot *snap, bool json, bool noheadings);
+
+/* changes-view.c: a diff's change lists, as text (@indent before each line) or JSON */
+struct mw_diff;
+void mw_changes_text(const struct mw_diff *d, const char *indent);
+void mw_changes_json(const struct mw_diff *d);
 
 /*
  * Open the device (lib/device.h) for a command: on failure say why and

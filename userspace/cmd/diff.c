@@ -64,11 +64,6 @@ static void vma_changes(const struct mw_vma_change *c, char *buf, size_t len)
 #undef ADD
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 static void print_vmas(const struct mw_diff *d)
 {
 	char what[512];
@@ -102,30 +97,13 @@ static void print_side(const char *label, const struct mw_snapshot *snap)
 static void print_text(const struct mw_snapshot *a, const struct mw_snapshot *b,
 		       const struct mw_diff *d)
 {
-	size_t ch, i;
-
 	print_side("A", a);
 	print_side("B", b);
 	if (d->start || d->end)
 		printf("compared: %016" PRIx64 "-%016" PRIx64 " (where both were walked)\n",
 		       d->start, d->end ? d->end : UINT64_MAX);
 	print_vmas(d);
-	for (ch = 0; ch < MW_NR_CHANGES; ch++) {
-		const struct mw_change_list *l = &d->changes[ch];
-
-		if (!l->nr)
-			continue;
-		printf("%s: %" PRIu64 " %s in %zu %s\n", mw_change_name(ch), l->pages,
-		       plural(l->pages, "page", "pages"), l->nr,
-		       plural(l->nr, "range", "ranges"));
-		for (i = 0; i < l->nr; i++) {
-			const struct mw_change_range *r = &l->ranges[i];
-
-			printf("  %016" PRIx64 "-%016" PRIx64 " %" PRIu64 "%s%s\n",
-			       r->start, r->end, (r->end - r->start) / d->page_size,
-			       r->detail[0] ? " " : "", r->detail);
-		}
-	}
+	mw_changes_text(d, "");
 	if (mw_diff_empty(d))
 		printf("no changes\n");
 }
@@ -202,8 +180,6 @@ static void json_bits(const char *key, unsigned int bits, unsigned int n,
 static void print_json(char **files, const struct mw_snapshot *a,
 		       const struct mw_snapshot *b, const struct mw_diff *d)
 {
-	size_t ch, i;
-
 	print_begin(true);
 	print_uint(PRINT_JSON, "schema_version", "", MW_SCHEMA_VERSION);
 	json_side("a", files[0], a);
@@ -222,31 +198,7 @@ static void print_json(char **files, const struct mw_snapshot *a,
 	json_vma_list("removed", &d->removed);
 	json_vma_list("changed", &d->changed);
 	close_json_object(PRINT_JSON);
-	open_json_array(PRINT_JSON, "changes");
-	for (ch = 0; ch < MW_NR_CHANGES; ch++) {
-		const struct mw_change_list *l = &d->changes[ch];
-
-		if (!l->nr)
-			continue;
-		open_json_object(PRINT_JSON, NULL);
-		print_string(PRINT_JSON, "kind", "", mw_change_key(ch));
-		print_string(PRINT_JSON, "name", "", mw_change_name(ch));
-		print_uint(PRINT_JSON, "pages", "", l->pages);
-		open_json_array(PRINT_JSON, "ranges");
-		for (i = 0; i < l->nr; i++) {
-			const struct mw_change_range *r = &l->ranges[i];
-
-			open_json_object(PRINT_JSON, NULL);
-			print_uint(PRINT_JSON, "start", "", r->start);
-			print_uint(PRINT_JSON, "end", "", r->end);
-			print_uint(PRINT_JSON, "pages", "", (r->end - r->start) / d->page_size);
-			print_string(PRINT_JSON, "detail", "", r->detail);
-			close_json_object(PRINT_JSON);
-		}
-		close_json_array(PRINT_JSON);
-		close_json_object(PRINT_JSON);
-	}
-	close_json_array(PRINT_JSON);
+	mw_changes_json(d);
 	print_end();
 }
 

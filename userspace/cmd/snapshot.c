@@ -49,43 +49,6 @@ static void usage(const struct mw_command *cmd)
 	printf("\nSee %s(1).\n", MW_PROG);
 }
 
-/* START-END, hex with or without 0x, page aligned, START below END. */
-static bool parse_range(const char *arg, uint64_t *start, uint64_t *end)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	const char *dash = strchr(arg, '-');
-	char *e1, *e2;
-
-	if (!dash || dash == arg || !dash[1] || dash[1] == '-' || arg[0] == '+' ||
-	    dash[1] == '+')
-		goto out_syntax;
-	errno = 0;
-	*start = strtoull(arg, &e1, 16);
-	*end = strtoull(dash + 1, &e2, 16);
-	if (errno || e1 != dash || *e2)
-		goto out_syntax;
-	if (*start & (page - 1)) {
-		mw_err("bad range '%s': START 0x%" PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
-		       arg, *start, page);
-		return false;
-	}
-	if (*end & (page - 1)) {
-		mw_err("bad range '%s': END 0x%" PRIx64 " is not a multiple of the page size (%" PRIu64 ")",
-		       arg, *end, page);
-		return false;
-	}
-	if (*start >= *end) {
-		mw_err("bad range '%s': START must be below END", arg);
-		return false;
-	}
-	return true;
-
-out_syntax:
-	mw_err("bad range '%s': expected START-END in hex, e.g. 7f0000000000-7f0000200000",
-	       arg);
-	return false;
-}
-
 /* The options that are not the view's; NULL strings when not given. */
 struct snapshot_opts {
 	const char *range, *save;
@@ -193,7 +156,7 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 		return MW_EXIT_FAILURE;
 	}
 	if (!mw_parse_pid(cmd->name, pid, &opts->pid) ||
-	    (so->range && !parse_range(so->range, &opts->start, &opts->end)) ||
+	    (so->range && !mw_parse_range(so->range, &opts->start, &opts->end)) ||
 	    (!so->summary && !mw_view_setup(view, cmd->name)))
 		return MW_EXIT_FAILURE;
 	return -1;

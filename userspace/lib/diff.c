@@ -22,6 +22,7 @@
 static const char *const change_names[MW_NR_CHANGES] = {
 	[MW_CH_FAULTED_IN]	= "faulted in",
 	[MW_CH_UNMAPPED]	= "unmapped",
+	[MW_CH_DROPPED]		= "page cache dropped",
 	[MW_CH_SWAPPED_OUT]	= "swapped out",
 	[MW_CH_SWAPPED_IN]	= "swapped in",
 	[MW_CH_COW_BROKEN]	= "COW broken",
@@ -59,6 +60,7 @@ static const char *const change_names[MW_NR_CHANGES] = {
 static const char *const change_keys[MW_NR_CHANGES] = {
 	[MW_CH_FAULTED_IN]	= "faulted_in",
 	[MW_CH_UNMAPPED]	= "unmapped",
+	[MW_CH_DROPPED]		= "page_cache_dropped",
 	[MW_CH_SWAPPED_OUT]	= "swapped_out",
 	[MW_CH_SWAPPED_IN]	= "swapped_in",
 	[MW_CH_COW_BROKEN]	= "cow_broken",
@@ -373,6 +375,37 @@ static void classify_entry(struct differ *d, struct seg *g)
 	classify_other(d, g, moved);
 }
 
+/* Whether a VMA of @snap holds @addr. */
+static bool mapped_at(const struct mw_snapshot *snap, uint64_t addr)
+{
+	size_t lo = 0, hi = snap->nr_vmas;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (snap->vmas[mid].end <= addr)
+			lo = mid + 1;
+		else if (snap->vmas[mid].start > addr)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A page-cache page whose entry went while its VMA stayed: reclaim
+ * dropped it (or madvise, or a truncation).  Anonymous pages go to swap
+ * instead; without the struct page (entry-only) it is just unmapped.
+ */
+static bool cache_dropped(const struct differ *d, uint64_t addr,
+			  const struct memwalk_page_run *a)
+{
+	return mw_run_state(a) == MEMWALK_STATE_PRESENT &&
+	       (d->run_bits & a->flags & MEMWALK_RUN_FILE) &&
+	       !(a->flags & MEMWALK_RUN_ANON) && mapped_at(d->b, addr);
+}
+
 /* Pages [s, e): @a and @b are their runs (NULL: no entry) on each side. */
 static void classify(struct differ *d, uint64_t s, uint64_t e,
 		     const struct memwalk_page_run *a,
@@ -391,7 +424,7 @@ static void classify(struct differ *d, uint64_t s, uint64_t e,
 	if (!a && sb == MEMWALK_STATE_PRESENT)
 		note(d, MW_CH_FAULTED_IN, s, e, "");
 	else if (a && !b && sa != MEMWALK_STATE_SHMEM_SWAP)
-		note(d, MW_CH_UNMAPPED, s, e, "");
+		note(d, cache_dropped(d, s, a) ? MW_CH_DROPPED : MW_CH_UNMAPPED, s, e, "");
 	else if (sa == MEMWALK_STATE_PRESENT && mw_state_in_swap(sb))
 		note(d, MW_CH_SWAPPED_OUT, s, e, "");
 	else if (mw_state_in_swap(sa) && sb == MEMWALK_STATE_PRESENT)

@@ -21,6 +21,7 @@
 enum mw_change {
 	MW_CH_FAULTED_IN,
 	MW_CH_UNMAPPED,
+	MW_CH_DROPPED,		/* a page-cache page gone, its VMA still there */
 	MW_CH_SWAPPED_OUT,
 	MW_CH_SWAPPED_IN,
 	MW_CH_COW_BROKEN,

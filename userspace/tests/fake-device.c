@@ -8,6 +8,9 @@
  *
  *   MW_FAKE_SNAPSHOT=FILE   what to serve; unset: the module is not loaded
  *                           (open fails with ENOENT)
+ *   MW_FAKE_SNAPSHOT=A:B:C  a sequence: A for the first snapshot, B for the
+ *                           next (a new walk from the start), ...; after
+ *                           the last, ESRCH, as if the target exited
  *   MW_FAKE_MAX_PAGES=N     at most N pages per call (runs are cut)
  *   MW_FAKE_MIN_BUF=BYTES   ENOSPC while the VMA buffer is smaller
  *   MW_FAKE_ERRNO=NAME      SNAPSHOT and TRANSLATE fail with this errno
@@ -36,20 +39,54 @@ static struct mw_snapshot *fake;
 static unsigned int calls, attempt_calls;
 static uint64_t last_start;
 static bool changed_once;
+static unsigned int seq_next;	/* the sequence's next file */
+static bool seq_done;		/* past its last: the target exited */
+
+/* File number @n of $MW_FAKE_SNAPSHOT (a list split at ':') into @buf. */
+static bool seq_file(unsigned int n, char *buf, size_t len)
+{
+	const char *p = getenv("MW_FAKE_SNAPSHOT");
+
+	for (; n && p; n--) {
+		p = strchr(p, ':');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p)
+		return false;
+	snprintf(buf, len, "%.*s", (int)strcspn(p, ":"), p);
+	return true;
+}
+
+/* Serve the sequence's next file; false (said why) if it cannot. */
+static bool seq_load(void)
+{
+	struct mw_error err;
+	char file[4096];
+
+	if (!seq_file(seq_next, file, sizeof(file))) {
+		seq_done = true;
+		return true;
+	}
+	seq_next++;
+	mw_snapshot_free(fake);
+	fake = NULL;
+	if (mw_snapshot_load(file, &fake, &err)) {
+		mw_err("fake device: %s", err.msg);
+		return false;
+	}
+	return true;
+}
 
 int mw_sys_open(const char *path)
 {
 	const char *file = getenv("MW_FAKE_SNAPSHOT");
-	struct mw_error err;
 	int fd;
 
 	(void)path;
 	if (!file)
 		return -ENOENT;
-	if (!fake && mw_snapshot_load(file, &fake, &err)) {
-		mw_err("fake device: %s", err.msg);
+	if (!fake && !seq_load())
 		return -EIO;
-	}
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -204,6 +241,13 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 		return fail(EINVAL);
 	if (min_env && q->vma_buf_len < strtoull(min_env, NULL, 0))
 		return fail(ENOSPC);
+	if (calls && q->start <= last_start && strchr(getenv("MW_FAKE_SNAPSHOT"), ':')) {
+		if (!seq_done && !seq_load())
+			return fail(EIO);
+		calls = 0;
+	}
+	if (seq_done)
+		return fail(ESRCH);
 	if (!calls || q->start <= last_start)
 		attempt_calls = 0;	/* a new attempt */
 	last_start = q->start;

@@ -760,6 +760,12 @@ test_diff_swap() {
 	diff_expect swap-before.json swap-after.json swap.diff
 }
 
+# A file page gone from a VMA that stays is page cache dropped; the pages of
+# a VMA that went are unmapped.
+test_diff_cache() {
+	diff_expect cache-before.json cache-after.json cache.diff
+}
+
 test_diff_thp() {
 	diff_expect thp-before.json thp-after.json thp.diff
 }
@@ -1566,6 +1572,11 @@ test_completion() {
 	has "$(comp 1 --save "$data/thp-a")" "$data/thp-after.json"
 	has "$(comp 1 --save -)" -
 	has "$(comp events --pid "")" $$
+	has "$(comp watch "")" $$
+	has "$(comp watch 1 --b)" --batch
+	has "$(comp watch 1 -)" -i --interval -n --frames -J --folio
+	hasnt "$(comp watch 1 -n "")" "a frame count"
+	hasnt "$(comp watch 1 -i 2 "")" "after the PID"
 	complete -p memwalk-client | grep -q -- "-F _memwalk_client" || { echo "not registered"; exit 1; }
 	' sh "$COMPLETION" "$CLIENT" "$DATA" "$tmp/commands"
 	expect_rc 0 || fail "$(tail -n 1 "$tmp/out")" || return 1
@@ -1679,6 +1690,7 @@ else
 fi
 t "diff: fork and COW" test_diff_cow
 t "diff: swap-out, swap-in, MGLRU generations" test_diff_swap
+t "diff: page cache dropped, VMA unmapped" test_diff_cache
 t "diff: THP collapse and split, LRU moves, a new VMA" test_diff_thp
 t "diff: a snapshot with itself: no changes" test_diff_same
 t "diff: the other way round" test_diff_reverse
