@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every lab program shares: how it talks to the person (or script)
+ * running it.  Standard output, one line each:
+ *
+ *   # TEXT              what the program just did, for people
+ *   export NAME=VALUE   a value the handout's commands use ($PID, $BUF, ...):
+ *                       paste it into the shell, or eval it
+ *   step N              step N's state is built; the program now waits for
+ *                       a line on standard input (Enter) before the next
+ *   error TEXT          something failed; the program exits with status 1
+ *
+ * End of input (Ctrl-D, or the driving script closing the pipe) ends the
+ * lab at any step.  scripts/guest/lab.sh and selftests/memwalk_labs.c
+ * drive the programs through this protocol.
+ */
+#ifndef MEMWALK_LAB_H
+#define MEMWALK_LAB_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LAB_PAGE	4096UL
+
+static inline void lab_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline void lab_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* An address (or PID, ...) the handout's commands name. */
+static inline void lab_export(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void lab_export(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("export %s=", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* A range of pages as --range takes it, and its start, under NAME. */
+static inline void lab_export_range(const char *name, const void *start, size_t pages)
+{
+	char range[64];
+	uintptr_t s = (uintptr_t)start;
+
+	lab_export(name, "%#lx", (unsigned long)s);
+	snprintf(range, sizeof(range), "%s_RANGE", name);
+	lab_export(range, "%#lx-%#lx", (unsigned long)s,
+		   (unsigned long)(s + pages * LAB_PAGE));
+}
+
+static inline void __attribute__((noreturn)) lab_fail(const char *what)
+{
+	printf("error %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	exit(1);
+}
+
+/*
+ * Step @n is built: say so and wait for a line on standard input.  At
+ * its end the lab is over: exit (children die with their parent's pipe).
+ */
+static inline void lab_step(int n)
+{
+	char line[128];
+
+	printf("step %d\n", n);
+	fflush(stdout);
+	if (isatty(0))
+		fprintf(stderr, "-- step %d is ready: run its commands in another terminal, then press Enter\n", n);
+	if (!fgets(line, sizeof(line), stdin))
+		exit(0);
+}
+
+#endif /* MEMWALK_LAB_H */
