@@ -18,11 +18,15 @@
 #define MEMWALK_LAB_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define LAB_PAGE	4096UL
@@ -72,6 +76,71 @@ static inline void __attribute__((noreturn)) lab_fail(const char *what)
 	printf("error %s: %s\n", what, strerror(errno));
 	fflush(stdout);
 	exit(1);
+}
+
+/* @n private anonymous pages, never touched, of base pages only. */
+static inline void *lab_anon_pages(size_t n)
+{
+	void *p = mmap(NULL, n * LAB_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		lab_fail("mmap");
+	/* Whatever the THP setting (fails on kernels without THP: fine). */
+	madvise(p, n * LAB_PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+/* A forked child that does one thing when its parent says so. */
+struct lab_child {
+	pid_t pid;
+	int go;		/* the parent writes a byte here: do it */
+	int done;	/* and reads the child's byte here: done */
+};
+
+/*
+ * Fork a child that, at lab_child_do(), calls @action(@arg) once and then
+ * waits to be killed; it dies with its parent.
+ */
+static inline void lab_fork(struct lab_child *c, void (*action)(void *), void *arg)
+{
+	int go[2], done[2];
+	char b;
+
+	if (pipe(go) || pipe(done))
+		lab_fail("pipe");
+	fflush(stdout);
+	c->pid = fork();
+	if (c->pid < 0)
+		lab_fail("fork");
+	if (c->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (read(go[0], &b, 1) != 1)
+			_exit(0);
+		action(arg);
+		if (write(done[1], &b, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(go[0]);
+	close(done[1]);
+	c->go = go[1];
+	c->done = done[0];
+}
+
+static inline void lab_child_do(struct lab_child *c)
+{
+	char b = 'x';
+
+	if (write(c->go, &b, 1) != 1 || read(c->done, &b, 1) != 1)
+		lab_fail("the child");
+}
+
+static inline void lab_child_kill(struct lab_child *c)
+{
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
 }
 
 /*

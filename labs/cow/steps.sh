@@ -6,16 +6,15 @@
 LAB=cow
 STEPS=3
 step_1() {
-	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
+	run memwalk-client "$PID" --pages --range "$BUF_RANGE" --save parent-1.json
 }
 step_2() {
-	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
-	run memwalk-client "$CHILD" --pages --range "$BUF_RANGE"
-	run memwalk-client "$CHILD" --range "$BUF_RANGE" --save child-before.json
+	run memwalk-client "$PID" --pages --range "$BUF_RANGE" --save parent-2.json
+	run memwalk-client "$CHILD" --pages --range "$BUF_RANGE" --save child-2.json
+	run memwalk-client diff parent-1.json parent-2.json
 }
 step_3() {
-	run memwalk-client "$CHILD" --range "$BUF_RANGE" --save child-after.json
-	run memwalk-client diff child-before.json child-after.json
-	run memwalk-client "$CHILD" --pages --range "$BUF_RANGE"
+	run memwalk-client "$CHILD" --pages --range "$BUF_RANGE" --save child-3.json
+	run memwalk-client diff child-2.json child-3.json
 	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
 }

@@ -3,8 +3,6 @@
  * The demand paging lab (labs/demand/README.md): sixteen private
  * anonymous pages mapped, read, partly written, partly dropped.
  */
-#include <sys/mman.h>
-
 #include "../lab.h"
 
 #define NPAGES		16
@@ -13,16 +11,10 @@
 
 int main(void)
 {
-	volatile char *buf;
+	volatile char *buf = lab_anon_pages(NPAGES);
 	unsigned int sum = 0;
 	size_t i;
 
-	buf = mmap(NULL, NPAGES * LAB_PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
-		lab_fail("mmap");
-	/* Base pages only, whatever the THP setting (fails without THP: fine). */
-	madvise((void *)buf, NPAGES * LAB_PAGE, MADV_NOHUGEPAGE);
 	lab_note("mapped %d private anonymous pages and touched none", NPAGES);
 	lab_export("PID", "%d", getpid());
 	lab_export_range("BUF", (void *)buf, NPAGES);

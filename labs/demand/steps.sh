@@ -6,16 +6,21 @@
 LAB=demand
 STEPS=4
 step_1() {
-	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
+	run memwalk-client "$PID" --pages --range "$BUF_RANGE" --save 1.json
+	run memwalk-client "$PID" --range "$BUF_RANGE"
 }
 step_2() {
-	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
+	run memwalk-client "$PID" --pages --range "$BUF_RANGE" --save 2.json
+	run memwalk-client diff 1.json 2.json
+	run memwalk-client "$PID" --range "$BUF_RANGE"
 	run memwalk-client "$PID" --summary --range "$BUF_RANGE"
 	run memwalk-client translate "$PID" "$BUF"
 }
 step_3() {
-	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
+	run memwalk-client "$PID" --pages --range "$BUF_RANGE" --save 3.json
+	run memwalk-client diff 2.json 3.json
 }
 step_4() {
-	run memwalk-client "$PID" --pages --range "$BUF_RANGE"
+	run memwalk-client "$PID" --pages --range "$BUF_RANGE" --save 4.json
+	run memwalk-client diff 3.json 4.json
 }

@@ -60,7 +60,7 @@ snapshot_guest_setup
 # The states suites run their root variants here and their lab variant in
 # the lab pass below (memwalk_states.h): each (test, variant) once.
 for t in memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap_abi \
-	memwalk_churn memwalk_client memwalk_client_diff memwalk_client_pages; do
+	memwalk_churn memwalk_client memwalk_client_diff memwalk_client_pages memwalk_labs; do
 	[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 	echo "# ==== $t"
 	"./$t" || echo "not ok - $t exited with status $?"
