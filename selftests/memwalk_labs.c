@@ -105,10 +105,12 @@ static void step(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self, in
 
 /* ---- the pages of a range, as memwalk and pagemap see them -------------- */
 
+#define VIEW_MAX	512	/* pages: a 2 MiB huge page */
+
 struct view {
 	size_t n;
-	struct memwalk_page_run page[16];	/* nr_pages 0: no entry */
-	uint64_t pm[16];			/* pagemap */
+	struct memwalk_page_run page[VIEW_MAX];	/* nr_pages 0: no entry */
+	uint64_t pm[VIEW_MAX];			/* pagemap */
 };
 
 /* A swap entry in pagemap: the type in bits 0-4, the offset above. */
@@ -136,7 +138,7 @@ static void view_get(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self
 	size_t nr, i;
 	char b[256];
 
-	ASSERT_GE(16, n);
+	ASSERT_GE(VIEW_MAX, n);
 	memset(v, 0, sizeof(*v));
 	v->n = n;
 	ASSERT_EQ(0, mw_snapshot(self->fd, pid, start, start + n * MW_PAGE, MEMWALK_SNAP_ALL,
@@ -460,12 +462,116 @@ static void lab_swap(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self
 	EXPECT_EQ(2, c5.page[SWAP_READ].mapcount);
 }
 
+/* ---- lab 5: transparent huge pages --------------------------------------- */
+
+#define HPAGE_NR	512
+#define HPAGE_ORDER	9
+#define THP_PROTECTED	256
+
+/* smaps AnonHugePages (kB) of the VMAs inside [start, start + 2 MiB). */
+static uint64_t smaps_anon_huge(struct __test_metadata *_metadata, pid_t pid, uint64_t start)
+{
+	struct mw_smaps *v = NULL;
+	uint64_t kb = 0;
+	size_t nr = 0, i;
+
+	EXPECT_EQ(0, mw_smaps_read(pid, &v, &nr));
+	for (i = 0; i < nr; i++)
+		if (v[i].map.start >= start && v[i].map.end <= start + HPAGE_NR * MW_PAGE)
+			kb += v[i].anon_huge;
+	free(v);
+	return kb;
+}
+
+/* One huge page: 512 PFNs in a row from an aligned one, a THP folio. */
+static void expect_huge_folio(struct __test_metadata *_metadata, const struct view *v)
+{
+	uint64_t pfn = pm_pfn(v->pm[0]), f = 0;
+	size_t i;
+
+	ASSERT_NE(0, pfn);
+	EXPECT_EQ(0, pfn % HPAGE_NR) TH_LOG("PFN %#llx", (unsigned long long)pfn);
+	EXPECT_EQ(0, mw_kpageflags(pfn, &f));
+	EXPECT_TRUE(f & (1ULL << MEMWALK_KPF_THP)) TH_LOG("kpageflags %#llx", (unsigned long long)f);
+	for (i = 0; i < HPAGE_NR; i++) {
+		EXPECT_EQ(pfn + i, pm_pfn(v->pm[i])) TH_LOG("page %zu", i);
+		EXPECT_EQ(HPAGE_ORDER, v->page[i].order) TH_LOG("page %zu", i);
+	}
+}
+
+static void expect_level(struct __test_metadata *_metadata, const struct view *v,
+			 unsigned int level)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		EXPECT_EQ(level, mw_run_level(&v->page[i])) TH_LOG("page %zu", i);
+}
+
+static void lab_thp(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
+{
+	const char *why = mw_region_unsupported("thp");
+	struct view *v1, *v2, *v3, *v4;
+	uint64_t thp, coll;
+	pid_t pid;
+	size_t i;
+
+	if (why)
+		SKIP(return, "%s", why);
+	v1 = calloc(4, sizeof(*v1));
+	ASSERT_NE(NULL, v1);
+	v2 = v1 + 1;
+	v3 = v1 + 2;
+	v4 = v1 + 3;
+
+	/* 1: a huge page mapped by one PMD. */
+	STEP(1);
+	pid = VAR("PID");
+	thp = VAR("THP");
+	view_get(_metadata, self, pid, thp, HPAGE_NR, v1);
+	expect_huge_folio(_metadata, v1);
+	expect_level(_metadata, v1, MEMWALK_LEVEL_PMD);
+	EXPECT_EQ(2048, smaps_anon_huge(_metadata, pid, thp));
+
+	/* 2: mprotect of one page: mapped by PTEs, the same huge folio. */
+	STEP(2);
+	EXPECT_EQ(thp + THP_PROTECTED * MW_PAGE, VAR("PROTECTED"));
+	view_get(_metadata, self, pid, thp, HPAGE_NR, v2);
+	expect_huge_folio(_metadata, v2);
+	EXPECT_EQ(pm_pfn(v1->pm[0]), pm_pfn(v2->pm[0]));
+	expect_level(_metadata, v2, MEMWALK_LEVEL_PTE);
+	for (i = 0; i < HPAGE_NR; i++)
+		EXPECT_EQ(i != THP_PROTECTED, !!(v2->page[i].flags & MEMWALK_RUN_WRITE))
+			TH_LOG("page %zu", i);
+	EXPECT_EQ(0, smaps_anon_huge(_metadata, pid, thp));
+
+	/* 3: 512 base pages. */
+	STEP(3);
+	coll = VAR("COLL");
+	view_get(_metadata, self, pid, coll, HPAGE_NR, v3);
+	expect_level(_metadata, v3, MEMWALK_LEVEL_PTE);
+	for (i = 0; i < HPAGE_NR; i++) {
+		EXPECT_NE(0, pm_pfn(v3->pm[i])) TH_LOG("page %zu", i);
+		EXPECT_EQ(0, v3->page[i].order) TH_LOG("page %zu", i);
+	}
+
+	/* 4: MADV_COLLAPSE: copied into one new huge page, mapped by a PMD. */
+	STEP(4);
+	view_get(_metadata, self, pid, coll, HPAGE_NR, v4);
+	expect_huge_folio(_metadata, v4);
+	expect_level(_metadata, v4, MEMWALK_LEVEL_PMD);
+	EXPECT_NE(pm_pfn(v3->pm[0]), pm_pfn(v4->pm[0]));
+	EXPECT_EQ(2048, smaps_anon_huge(_metadata, pid, coll));
+	free(v1);
+}
+
 /* ---- the fixture ------------------------------------------------------------ */
 
 FIXTURE_VARIANT_ADD(labs, translate) { .name = "translate", .check = lab_translate };
 FIXTURE_VARIANT_ADD(labs, demand) { .name = "demand", .check = lab_demand };
 FIXTURE_VARIANT_ADD(labs, cow) { .name = "cow", .check = lab_cow };
 FIXTURE_VARIANT_ADD(labs, swap) { .name = "swap", .check = lab_swap };
+FIXTURE_VARIANT_ADD(labs, thp) { .name = "thp", .check = lab_thp };
 
 FIXTURE_SETUP(labs)
 {
