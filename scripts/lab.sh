@@ -12,10 +12,14 @@ line=${2:-6.12}
 shell=${3:-}
 
 if [ -z "$name" ]; then
+	seen=
 	echo "The labs (make lab NAME=lab, handouts in labs/NAME/README.md):"
-	for d in "$MW_TOP"/labs/*/; do
-		[ -f "$d/steps.sh" ] || continue
-		printf '  %-10s %s\n' "$(basename "$d")" "$(sed -n '1s/^# *//p' "$d/README.md" 2>/dev/null)"
+	# In the order of labs/README.md's table, then any other.
+	for n in $(sed -n 's/^| \[\([a-z0-9_-]*\)\](.*/\1/p' "$MW_TOP/labs/README.md") \
+		$(cd "$MW_TOP/labs" && ls -d */ | tr -d /); do
+		[ -f "$MW_TOP/labs/$n/steps.sh" ] && [[ " $seen " != *" $n "* ]] || continue
+		seen="$seen $n"
+		printf '  %-10s %s\n' "$n" "$(sed -n '1s/^# *//p' "$MW_TOP/labs/$n/README.md" 2>/dev/null)"
 	done
 	exit 0
 fi
