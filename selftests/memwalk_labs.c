@@ -3,7 +3,9 @@
  * The labs' promises (labs/NAME/README.md): each lab's program is run step
  * by step, as `make lab` runs it, and what its handout says to look for is
  * checked at every step, in memwalk's answer and in the kernel's own:
- * /proc/PID/pagemap, /proc/kpageflags and /proc/kpagecount.  A handout
+ * /proc/PID/pagemap, /proc/kpageflags, /proc/kpagecount and smaps; and
+ * the handout's `memwalk-client diff` must name the change it names
+ * (docs/json-schema.md's kinds), for as many pages.  A handout
  * that stops being true on some kernel fails here.  One FIXTURE_VARIANT
  * per lab; the programs (memwalk_lab_NAME, built from labs/NAME/lab.c)
  * are next to this one.  Needs root and the module loaded (not lab_mode).
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/memwalk.h>
@@ -42,6 +45,7 @@ FIXTURE(labs) {
 	int fd;
 	struct memwalk_info info;
 	struct lab lab;
+	char dir[64];		/* the client's saved snapshots */
 };
 
 struct _test_data_labs;
@@ -71,15 +75,21 @@ static void lab_line(void *arg, const char *line)
 	l->nr++;
 }
 
-/* The value of export @name, as a number (PIDs, addresses). */
-static uint64_t lab_num(const struct lab *l, const char *name)
+/* The value of export @name, or "". */
+static const char *lab_str(const struct lab *l, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < l->nr; i++)
 		if (!strcmp(l->names[i], name))
-			return strtoull(l->values[i], NULL, 0);
-	return 0;
+			return l->values[i];
+	return "";
+}
+
+/* The value of export @name, as a number (PIDs, addresses), or 0. */
+static uint64_t lab_num(const struct lab *l, const char *name)
+{
+	return strtoull(lab_str(l, name), NULL, 0);
 }
 
 /* Step @n of the lab: let it build (after step 1, it waits for a line). */
@@ -102,6 +112,59 @@ static void step(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self, in
 	uint64_t __v = lab_num(&self->lab, name);			\
 	ASSERT_NE(0, __v) TH_LOG("the lab exported no %s: %s", name, self->lab.said); \
 	__v; })
+
+/* ---- the handouts' commands: the client's snapshots and diffs ------------ */
+
+/* What memwalk-client PID --range RANGE --save FILE saves, in the run's directory. */
+static void client_save(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self,
+			const char *pid, const char *range, const char *file)
+{
+	char path[PATH_MAX];
+	const char *argv[] = { mw_client_path(), pid, "--range", range, "--save", path, NULL };
+	char *out = NULL, *err = NULL;
+	int status = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", self->dir, file);
+	ASSERT_EQ(0, mw_capture(argv, &status, &out, &err));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("%s %s --range %s --save %s: %.900s", argv[0], pid, range, path, err);
+	free(out);
+	free(err);
+}
+
+/*
+ * The number of pages memwalk-client diff -J A B files under change @kind
+ * (a key of docs/json-schema.md), 0 if none.
+ */
+static long client_diff_pages(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self,
+			      const char *a, const char *b, const char *kind)
+{
+	char pa[PATH_MAX], pb[PATH_MAX], key[64];
+	const char *argv[] = { mw_client_path(), "diff", "-J", pa, pb, NULL };
+	char *out = NULL, *err = NULL, *at;
+	int status = -1;
+	long pages = 0;
+
+	snprintf(pa, sizeof(pa), "%s/%s", self->dir, a);
+	snprintf(pb, sizeof(pb), "%s/%s", self->dir, b);
+	snprintf(key, sizeof(key), "\"kind\":\"%s\",", kind);
+	EXPECT_EQ(0, mw_capture(argv, &status, &out, &err));
+	/* Exit status 1: something changed. */
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		TH_LOG("diff %s %s: status %#x: %.900s", a, b, status, err ? err : "");
+	at = out ? strstr(out, key) : NULL;
+	if (at && (at = strstr(at, "\"pages\":")))
+		pages = strtol(at + 8, NULL, 10);
+	if (!pages)
+		TH_LOG("diff %s %s has no %s: %.1500s", a, b, kind, out ? out : "");
+	free(out);
+	free(err);
+	return pages;
+}
+
+#define SAVE(pid, range, file)	client_save(_metadata, self, lab_str(&self->lab, pid), \
+					    lab_str(&self->lab, range), file)
+#define DIFF(a, b, kind)	client_diff_pages(_metadata, self, a, b, kind)
 
 /* ---- the pages of a range, as memwalk and pagemap see them -------------- */
 
@@ -278,6 +341,7 @@ static void lab_demand(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *se
 	STEP(1);
 	pid = VAR("PID");
 	buf = VAR("BUF");
+	SAVE("PID", "BUF_RANGE", "1.json");
 	view_get(_metadata, self, pid, buf, DEMAND_PAGES, &v);
 	for (i = 0; i < DEMAND_PAGES; i++) {
 		EXPECT_EQ(0, v.page[i].nr_pages) TH_LOG("page %zu", i);
@@ -286,6 +350,8 @@ static void lab_demand(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *se
 
 	/* 2: read: every page maps the one zero page, read-only. */
 	STEP(2);
+	SAVE("PID", "BUF_RANGE", "2.json");
+	EXPECT_EQ(DEMAND_PAGES, DIFF("1.json", "2.json", "faulted_in"));
 	view_get(_metadata, self, pid, buf, DEMAND_PAGES, &v);
 	zero_pfn = pm_pfn(v.pm[0]);
 	ASSERT_NE(0, zero_pfn);
@@ -295,6 +361,8 @@ static void lab_demand(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *se
 
 	/* 3: pages 0-3 written: a page of their own each, writable. */
 	STEP(3);
+	SAVE("PID", "BUF_RANGE", "3.json");
+	EXPECT_EQ(4, DIFF("2.json", "3.json", "cow_broken"));
 	view_get(_metadata, self, pid, buf, DEMAND_PAGES, &v);
 	for (i = 0; i < 4; i++) {
 		pfn[i] = pm_pfn(v.pm[i]);
@@ -313,6 +381,8 @@ static void lab_demand(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *se
 
 	/* 4: MADV_DONTNEED on pages 0-7: their entries are gone. */
 	STEP(4);
+	SAVE("PID", "BUF_RANGE", "4.json");
+	EXPECT_EQ(8, DIFF("3.json", "4.json", "unmapped"));
 	view_get(_metadata, self, pid, buf, DEMAND_PAGES, &v);
 	for (i = 0; i < 8; i++) {
 		EXPECT_EQ(0, v.page[i].nr_pages) TH_LOG("page %zu", i);
@@ -339,6 +409,7 @@ static void lab_cow(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 	pid = VAR("PID");
 	buf = VAR("BUF");
 	EXPECT_EQ(buf + COW_WRITTEN * MW_PAGE, VAR("PAGE3"));
+	SAVE("PID", "BUF_RANGE", "parent-1.json");
 	view_get(_metadata, self, pid, buf, COW_PAGES, &p1);
 	for (i = 0; i < COW_PAGES; i++) {
 		EXPECT_NE(0, pm_pfn(p1.pm[i])) TH_LOG("page %zu", i);
@@ -350,6 +421,9 @@ static void lab_cow(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 	/* 2: forked: the same pages on both sides, read-only, mapcount 2. */
 	STEP(2);
 	child = VAR("CHILD");
+	SAVE("PID", "BUF_RANGE", "parent-2.json");
+	SAVE("CHILD", "BUF_RANGE", "child-2.json");
+	EXPECT_EQ(COW_PAGES, DIFF("parent-1.json", "parent-2.json", "wrprotected_cow"));
 	view_get(_metadata, self, pid, buf, COW_PAGES, &p2);
 	view_get(_metadata, self, child, buf, COW_PAGES, &c2);
 	for (i = 0; i < COW_PAGES; i++) {
@@ -364,6 +438,8 @@ static void lab_cow(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 
 	/* 3: the child wrote page 3: that page alone is copied, its own. */
 	STEP(3);
+	SAVE("CHILD", "BUF_RANGE", "child-3.json");
+	EXPECT_EQ(1, DIFF("child-2.json", "child-3.json", "cow_broken"));
 	view_get(_metadata, self, pid, buf, COW_PAGES, &p3);
 	view_get(_metadata, self, child, buf, COW_PAGES, &c3);
 	for (i = 0; i < COW_PAGES; i++) {
@@ -415,12 +491,15 @@ static void lab_swap(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self
 	pid = VAR("PID");
 	buf = VAR("BUF");
 	EXPECT_EQ(buf + SWAP_READ * MW_PAGE, VAR("PAGE2"));
+	SAVE("PID", "BUF_RANGE", "1.json");
 	view_get(_metadata, self, pid, buf, SWAP_PAGES, &p1);
 	for (i = 0; i < SWAP_PAGES; i++)
 		EXPECT_TRUE(p1.pm[i] & PM_PRESENT) TH_LOG("page %zu", i);
 
 	/* 2: MADV_PAGEOUT: a swap entry each, a slot of its own each. */
 	STEP(2);
+	SAVE("PID", "BUF_RANGE", "2.json");
+	EXPECT_EQ(SWAP_PAGES, DIFF("1.json", "2.json", "swapped_out"));
 	view_get(_metadata, self, pid, buf, SWAP_PAGES, &p2);
 	for (i = 0; i < SWAP_PAGES; i++) {
 		EXPECT_TRUE(p2.pm[i] & PM_SWAP) TH_LOG("page %zu", i);
@@ -440,6 +519,8 @@ static void lab_swap(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self
 
 	/* 4: the parent read page 2: back in memory, in the swap cache. */
 	STEP(4);
+	SAVE("PID", "BUF_RANGE", "4.json");
+	EXPECT_EQ(1, DIFF("2.json", "4.json", "swapped_in"));
 	view_get(_metadata, self, pid, buf, SWAP_PAGES, &p4);
 	view_get(_metadata, self, child, buf, SWAP_PAGES, &c4);
 	for (i = 0; i < SWAP_PAGES; i++) {
@@ -528,6 +609,7 @@ static void lab_thp(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 	STEP(1);
 	pid = VAR("PID");
 	thp = VAR("THP");
+	SAVE("PID", "THP_RANGE", "1.json");
 	view_get(_metadata, self, pid, thp, HPAGE_NR, v1);
 	expect_huge_folio(_metadata, v1);
 	expect_level(_metadata, v1, MEMWALK_LEVEL_PMD);
@@ -536,6 +618,8 @@ static void lab_thp(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 	/* 2: mprotect of one page: mapped by PTEs, the same huge folio. */
 	STEP(2);
 	EXPECT_EQ(thp + THP_PROTECTED * MW_PAGE, VAR("PROTECTED"));
+	SAVE("PID", "THP_RANGE", "2.json");
+	EXPECT_EQ(HPAGE_NR, DIFF("1.json", "2.json", "split"));
 	view_get(_metadata, self, pid, thp, HPAGE_NR, v2);
 	expect_huge_folio(_metadata, v2);
 	EXPECT_EQ(pm_pfn(v1->pm[0]), pm_pfn(v2->pm[0]));
@@ -548,6 +632,7 @@ static void lab_thp(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 	/* 3: 512 base pages. */
 	STEP(3);
 	coll = VAR("COLL");
+	SAVE("PID", "COLL_RANGE", "3.json");
 	view_get(_metadata, self, pid, coll, HPAGE_NR, v3);
 	expect_level(_metadata, v3, MEMWALK_LEVEL_PTE);
 	for (i = 0; i < HPAGE_NR; i++) {
@@ -557,6 +642,8 @@ static void lab_thp(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
 
 	/* 4: MADV_COLLAPSE: copied into one new huge page, mapped by a PMD. */
 	STEP(4);
+	SAVE("PID", "COLL_RANGE", "4.json");
+	EXPECT_EQ(HPAGE_NR, DIFF("3.json", "4.json", "promoted"));
 	view_get(_metadata, self, pid, coll, HPAGE_NR, v4);
 	expect_huge_folio(_metadata, v4);
 	expect_level(_metadata, v4, MEMWALK_LEVEL_PMD);
@@ -582,6 +669,8 @@ FIXTURE_SETUP(labs)
 
 	self->lab.t.pid = -1;
 	self->lab.t.to = self->lab.t.from = -1;
+	snprintf(self->dir, sizeof(self->dir), "%s/memwalk-labs-XXXXXX", mw_tmpfs_dir());
+	ASSERT_NE(NULL, mkdtemp(self->dir)) TH_LOG("mkdtemp %s: %s", self->dir, strerror(errno));
 	self->fd = mw_dev_open(&self->info, &why);
 	ASSERT_LE(0, self->fd) TH_LOG("%s", why.msg);
 	/* memwalk_lab_NAME next to this program, started the target's way. */
@@ -600,7 +689,15 @@ FIXTURE_SETUP(labs)
 
 FIXTURE_TEARDOWN(labs)
 {
+	const char *const rm[] = { "/bin/rm", "-rf", self->dir, NULL };
+	char *out = NULL, *err = NULL;
+	int status;
+
 	mw_target_kill(&self->lab.t);
+	if (self->dir[0] && !mw_capture(rm, &status, &out, &err)) {
+		free(out);
+		free(err);
+	}
 	if (self->fd >= 0)
 		close(self->fd);
 }
