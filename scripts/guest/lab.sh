@@ -13,6 +13,8 @@ if [ -e /etc/memwalk/lab-shell ]; then
 	shell=1
 fi
 run() { echo "guest# $*"; "$@"; echo; }
+# The tables as wide as they are (no terminal here to fit).
+export COLUMNS=200
 
 echo "memwalk lab $LAB on $(uname -r)"
 if [ -e /sys/block/zram0 ]; then
