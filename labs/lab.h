@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,6 +90,21 @@ static inline void *lab_anon_pages(size_t n)
 	/* Whatever the THP setting (fails on kernels without THP: fine). */
 	madvise(p, n * LAB_PAGE, MADV_NOHUGEPAGE);
 	return p;
+}
+
+/*
+ * Put the pages of every CPU's batches on their LRU lists, where
+ * MADV_PAGEOUT and MADV_COLLAPSE look for them: moving a page (@page, one
+ * of ours) to the node it is on drains them all.
+ */
+static inline void lab_lru_drain_all(void *page)
+{
+	int node = -1, status = -1;
+
+	if (!syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0) && status >= 0) {
+		node = status;
+		syscall(SYS_move_pages, 0, 1UL, &page, &node, &status, 0);
+	}
 }
 
 /* A forked child that does one thing when its parent says so. */

@@ -38,7 +38,7 @@ struct lab {
 	char names[MAX_VARS][32];
 	char values[MAX_VARS][64];
 	unsigned int nr;
-	char said[2048];	/* its last lines, for messages */
+	char said[4096];	/* its last lines, for messages */
 };
 
 FIXTURE(labs) {
@@ -62,12 +62,15 @@ FIXTURE_VARIANT(labs) {
 static void lab_line(void *arg, const char *line)
 {
 	struct lab *l = arg;
-	const char *eq;
 	size_t len = strlen(l->said);
+	const char *eq;
 
+	/* The last lines: the first half goes when the next would not fit. */
+	if (len + strlen(line) + 4 > sizeof(l->said)) {
+		memmove(l->said, l->said + len / 2, len - len / 2 + 1);
+		len -= len / 2;
+	}
 	snprintf(l->said + len, sizeof(l->said) - len, "%s | ", line);
-	if (len > sizeof(l->said) / 2)
-		memmove(l->said, l->said + len / 2, strlen(l->said + len / 2) + 1);
 	if (strncmp(line, "export ", 7) || !(eq = strchr(line, '=')) || l->nr == MAX_VARS)
 		return;
 	snprintf(l->names[l->nr], sizeof(l->names[0]), "%.*s", (int)(eq - line - 7), line + 7);

@@ -5,7 +5,6 @@
  * swap entries, and read back, first by the parent, then by the child.
  */
 #include <stdint.h>
-#include <sys/syscall.h>
 
 #include "../lab.h"
 
@@ -15,20 +14,6 @@
 #define NPAGES		8
 #define READ_BACK	2	/* the page read back */
 #define PM_SWAP		(1ULL << 62)
-
-/*
- * Drain every CPU's batches of pages not yet on an LRU list (MADV_PAGEOUT
- * skips those): moving a page to the node it is on drains them all.
- */
-static void lru_drain_all(void *page)
-{
-	int node = -1, status = -1;
-
-	if (!syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0) && status >= 0) {
-		node = status;
-		syscall(SYS_move_pages, 0, 1UL, &page, &node, &status, 0);
-	}
-}
 
 /* Whether all @n pages at @p are in swap, as pagemap says. */
 static int swapped(const char *p, size_t n)
@@ -68,7 +53,7 @@ int main(void)
 	lab_step(1);
 
 	for (tries = 0; tries < 10 && !swapped((const char *)buf, NPAGES); tries++) {
-		lru_drain_all((void *)buf);
+		lab_lru_drain_all((void *)buf);
 		if (madvise((void *)buf, NPAGES * LAB_PAGE, MADV_PAGEOUT))
 			lab_fail("madvise(MADV_PAGEOUT)");
 	}

@@ -31,6 +31,7 @@ static char *region_2m(void)
 int main(void)
 {
 	char *thp = region_2m(), *coll = region_2m();
+	int tries;
 	size_t i;
 
 	if (madvise(thp, HPAGE, MADV_HUGEPAGE))
@@ -57,8 +58,13 @@ int main(void)
 
 	if (madvise(coll, HPAGE, MADV_HUGEPAGE))
 		lab_fail("madvise(MADV_HUGEPAGE)");
-	if (madvise(coll, HPAGE, MADV_COLLAPSE))
-		lab_fail("madvise(MADV_COLLAPSE) (Linux 6.1 or later)");
+	/* EAGAIN: a page was busy (an LRU batch, a reference): try again. */
+	for (tries = 0; madvise(coll, HPAGE, MADV_COLLAPSE); tries++) {
+		if (errno != EAGAIN || tries == 20)
+			lab_fail("madvise(MADV_COLLAPSE) (Linux 6.1 or later)");
+		lab_lru_drain_all(coll);
+		usleep(50000);
+	}
 	lab_note("MADV_HUGEPAGE, then MADV_COLLAPSE on it");
 	lab_step(4);
 	return 0;
