@@ -9,6 +9,8 @@
 #                           the reliability lane on the debug kernel
 #   make check-debug        the reliability lane alone
 #   make demo               boot a VM, load memwalk, show the client at work
+#   make lab [NAME=lab]     list the virtual-memory labs (labs/), or run one's
+#                           steps in a VM; SHELL=1: a guest shell at each step
 #   make bench              memwalk against pagemap/kpageflags/PAGEMAP_SCAN
 #   make deb                the Debian packages memwalk-dkms, memwalk-client
 #                           (debian/) into out/deb/
@@ -24,7 +26,15 @@ KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
 
 SCRIPTS := $(CURDIR)/scripts
 
-.PHONY: all module client selftests setup check check-debug bench demo install install-client \
+# make lab SHELL=1 asks for a shell in the guest, but SHELL is make's own
+# shell: keep the value, give make /bin/sh back, and pass neither down.
+ifeq ($(origin SHELL),command line)
+LAB_SHELL := $(SHELL)
+override SHELL := /bin/sh
+MAKEOVERRIDES := $(filter-out SHELL=%,$(MAKEOVERRIDES))
+endif
+
+.PHONY: all module client selftests setup check check-debug bench demo lab install install-client \
 	dkms-install dkms-uninstall deb clean
 
 all: module client selftests
@@ -59,6 +69,9 @@ bench:
 
 demo:
 	$(SCRIPTS)/demo.sh $(or $(KVER),6.12)
+
+lab:
+	$(SCRIPTS)/lab.sh "$(NAME)" $(or $(KVER),6.12) "$(LAB_SHELL)"
 
 install: module install-client
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install

@@ -19,6 +19,8 @@
 #                  with restrict=on (no traffic out of the guest), the guest
 #                  at 10.0.2.15, and the host's 127.0.0.1:HOSTPORT forwarded
 #                  to its GUESTPORT (the exporter's test scrapes it)
+#   MW_VM_STDIO=1  a third serial port (ttyS2) on this terminal, for a
+#                  guest script that talks to people (make lab SHELL=1)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -109,14 +111,16 @@ set +e
 # not yet covered by its shadow.
 cpu=${MW_VM_CPU:-max}
 [ "$line" = debug ] && cpu=${MW_VM_CPU:-max,la57=off}
-timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "$cpu" \
+qout=$work/qemu.log
+[ -n "${MW_VM_STDIO:-}" ] && qout=/dev/stdout
+timeout ${MW_VM_STDIO:+--foreground} -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "$cpu" \
 	${MW_VM_ICOUNT:+-icount "$MW_VM_ICOUNT"} \
 	${MW_VM_PLUGIN:+-plugin "$MW_VM_PLUGIN"} \
 	-m "$mem" -smp "$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kimg/vmlinuz" -initrd "$work/initramfs.cpio" \
 	-append "$append" "${net[@]}" \
 	-serial "file:$work/console.log" -serial "file:$work/results.log" \
-	> "$work/qemu.log" 2>&1
+	${MW_VM_STDIO:+-serial stdio} > "$qout" 2>&1
 qrc=$?
 set -e
 secs=$((SECONDS - t0))

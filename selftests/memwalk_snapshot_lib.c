@@ -978,8 +978,9 @@ int mw_target_start(struct mw_target *t, uid_t uid, const char *const args[])
 	return 0;
 }
 
-static void target_line(struct mw_target *t, char *line)
+static void target_line(void *arg, const char *line)
 {
+	struct mw_target *t = arg;
 	struct mw_region *r;
 	unsigned long long start, end;
 	char name[32];
@@ -999,6 +1000,12 @@ static void target_line(struct mw_target *t, char *line)
 
 int mw_target_expect(struct mw_target *t, const char *word, int timeout_ms)
 {
+	return mw_target_read_until(t, word, timeout_ms, target_line, t);
+}
+
+int mw_target_read_until(struct mw_target *t, const char *word, int timeout_ms,
+			 void (*line)(void *arg, const char *line), void *arg)
+{
 	struct timespec t0, now;
 	struct pollfd pfd = { .fd = t->from, .events = POLLIN };
 	char *nl;
@@ -1014,12 +1021,12 @@ int mw_target_expect(struct mw_target *t, const char *word, int timeout_ms)
 			*nl = '\0';
 			match = !strcmp(t->buf, word);
 			if (!strncmp(t->buf, "error ", 6) && !match) {
-				target_line(t, t->buf);
+				line(arg, t->buf);
 				memmove(t->buf, t->buf + used, t->len - used);
 				t->len -= used;
 				return EPROTO;
 			}
-			target_line(t, t->buf);
+			line(arg, t->buf);
 			memmove(t->buf, t->buf + used, t->len - used);
 			t->len -= used;
 			if (match)

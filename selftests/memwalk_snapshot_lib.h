@@ -284,6 +284,13 @@ int mw_target_start(struct mw_target *t, uid_t uid, const char *const args[]);
  */
 int mw_target_expect(struct mw_target *t, const char *word, int timeout_ms);
 
+/*
+ * The same, handing every line read (without its newline) to @line: for
+ * programs that speak another protocol (the labs' programs).
+ */
+int mw_target_read_until(struct mw_target *t, const char *word, int timeout_ms,
+			 void (*line)(void *arg, const char *line), void *arg);
+
 /* Write a line to its stdin. */
 int mw_target_send(struct mw_target *t, const char *line);
 

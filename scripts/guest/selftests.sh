@@ -61,9 +61,9 @@ snapshot_guest_setup
 # the lab pass below (memwalk_states.h): each (test, variant) once.
 snap_suites="memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap_abi memwalk_churn"
 client_suites="memwalk_client memwalk_client_diff memwalk_client_pages memwalk_client_ps
-	memwalk_client_watch"
+	memwalk_client_watch memwalk_labs"
 # The reliability lane looks for the module's splats and leaks: the client
-# suites drive no module path the snapshot suites do not, and under KASAN
+# suites (and the labs' handouts, checked through the client) drive no module path the snapshot suites do not, and under KASAN
 # and TCG they would cost the lane as much again; the release lines run them.
 if [ -n "${MEMWALK_SUITE_MODULE_ONLY:-}" ]; then
 	echo "# client suites not run here (MEMWALK_SUITE_MODULE_ONLY):" $client_suites
