@@ -212,7 +212,7 @@ static int cmp_rows(const void *x, const void *y)
 }
 
 /* The cells of @r, or of the totals (@r->text "total") when @total. */
-static void fill_row(struct mw_table *t, struct libscols_line *ln, const struct row *r,
+static void fill_row(struct mw_table *t, struct mw_line *ln, const struct row *r,
 		     bool total)
 {
 	bool labelled = !total, folio;
@@ -280,10 +280,9 @@ static bool skipped_text(const struct mw_procscan *s, char *buf, size_t len)
  */
 static bool print_json(struct mw_table *t, const struct mw_procscan *s)
 {
-	char *text = NULL, *end;
-	int err = scols_print_table_to_string(t->tb, &text);
+	char *text, *end;
+	int err = mw_table_to_string(t, &text);
 
-	mw_table_free(t);
 	end = text ? strrchr(text, '}') : NULL;
 	if (err || !end) {
 		free(text);
@@ -308,7 +307,7 @@ static bool render(struct mw_ps_view *v, struct row *rows, size_t nr,
 	bool text = !o->json && !o->noheadings;
 	struct mw_usage sum = { 0 };
 	struct row total = { .usage = &sum, .folio = true };
-	struct libscols_line *ln;
+	struct mw_line *ln;
 	char skipped[256];
 	size_t i;
 

@@ -550,7 +550,8 @@ static int print_trimmed(struct libscols_table *tb)
 }
 
 /* Sort, print and free the table in libsmartcols. */
-static int print_scols(struct mw_table *t)
+/* @t's lines in a libsmartcols table, sorted, the footer last. */
+static int fill_scols(struct mw_table *t, struct libscols_table **tbp)
 {
 	struct libscols_table *tb = scols_table(t);
 	struct mw_line *ln;
@@ -564,13 +565,40 @@ static int print_scols(struct mw_table *t)
 		err = scols_sort_table(tb, scols_table_get_column(tb, t->sort));
 	if (!err && t->footer)
 		err = scols_add(t, tb, t->footer, true);
-	if (!err) {
-		if (t->opts->json || t->opts->raw)
-			err = scols_print_table(tb);
-		else
-			err = print_trimmed(tb);
+	if (err) {
+		scols_unref_table(tb);
+		return err;
 	}
+	*tbp = tb;
+	return 0;
+}
+
+static int print_scols(struct mw_table *t)
+{
+	struct libscols_table *tb;
+	int err = fill_scols(t, &tb);
+
+	if (err)
+		return err;
+	if (t->opts->json || t->opts->raw)
+		err = scols_print_table(tb);
+	else
+		err = print_trimmed(tb);
 	scols_unref_table(tb);
+	return err;
+}
+
+int mw_table_to_string(struct mw_table *t, char **text)
+{
+	struct libscols_table *tb;
+	int err = fill_scols(t, &tb);
+
+	*text = NULL;
+	if (!err) {
+		err = scols_print_table_to_string(tb, text);
+		scols_unref_table(tb);
+	}
+	mw_table_free(t);
 	return err;
 }
 

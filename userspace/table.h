@@ -134,6 +134,11 @@ void mw_table_unknown(struct mw_table *t, struct mw_line *ln, size_t i);
 /* Sort, print and free the table; false (with a message) on failure. */
 bool mw_table_print(struct mw_table *t);
 /*
+ * Sort and free the table, its libsmartcols output (JSON with -J) into
+ * *@text (malloc'd); 0 or a negative errno.  For a caller that adds to it.
+ */
+int mw_table_to_string(struct mw_table *t, char **text);
+/*
  * table-text.c: the aligned text of @t as libsmartcols writes it for no
  * terminal (columns as wide as their widest cell or heading, or their
  * width hint, blanks at line ends trimmed), to @out; false when out of

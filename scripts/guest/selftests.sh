@@ -63,8 +63,9 @@ snap_suites="memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap
 client_suites="memwalk_client memwalk_client_diff memwalk_client_pages memwalk_client_ps
 	memwalk_client_watch memwalk_labs"
 # The reliability lane looks for the module's splats and leaks: the client
-# suites (and the labs' handouts, checked through the client) drive no module path the snapshot suites do not, and under KASAN
-# and TCG they would cost the lane as much again; the release lines run them.
+# suites (and the labs' handouts, checked through the client) drive no
+# module path the snapshot suites do not, and under KASAN and TCG they would
+# cost the lane as much again; the release lines run them.
 if [ -n "${MEMWALK_SUITE_MODULE_ONLY:-}" ]; then
 	echo "# client suites not run here (MEMWALK_SUITE_MODULE_ONLY):" $client_suites
 	client_suites=
