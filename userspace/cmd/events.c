@@ -78,14 +78,6 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* ---- options -------------------------------------------------------------------- */
 
 static void usage(const struct mw_command *cmd)
@@ -284,7 +276,7 @@ static bool drain(struct ev_run *r, struct ev_sock *s, int grp)
 				if (!r->state.seq[grp].overflows)
 					mw_warn("%s events lost: the socket's receive buffer overflowed (ENOBUFS); counted in the summary",
 						mw_group_name(grp));
-				mw_evstate_overflow(&r->state, grp, now_ns());
+				mw_evstate_overflow(&r->state, grp, mw_now_ns());
 				continue;
 			}
 			if (errno == ENOBUFS)
@@ -409,7 +401,7 @@ static int setup_netlink(struct ev_run *r, struct mw_status *st)
 	if (join(&r->ctrl, "nlctrl", "notify", r->genl.sock))
 		mw_warn("cannot watch for the module going away; continuing");
 
-	r->state.start_ns = now_ns();
+	r->state.start_ns = mw_now_ns();
 	/* After joining: every seq above these should reach us. */
 	if (get_status(r, st)) {
 		for (g = 0; g < MW_NR_GROUPS; g++) {
@@ -439,7 +431,7 @@ static void run_loop(struct ev_run *r, uint64_t deadline)
 		struct timespec ts, *tmo = NULL;
 
 		if (deadline) {
-			uint64_t now = now_ns(), left;
+			uint64_t now = mw_now_ns(), left;
 
 			if (now >= deadline)
 				break;
@@ -513,7 +505,7 @@ static void final_accounting(struct ev_run *r, struct mw_status *st)
 		}
 		have = true;
 	}
-	until = now_ns() + DRAIN_MS * 1000000ULL;
+	until = mw_now_ns() + DRAIN_MS * 1000000ULL;
 	r->stop = true;		/* account, print no more */
 	while (have) {
 		done = true;
@@ -526,7 +518,7 @@ static void final_accounting(struct ev_run *r, struct mw_status *st)
 			if (mw_seq_missing(s, last[g]) > s->lost_reported && !s->overflows)
 				done = false;
 		}
-		if (done || now_ns() >= until)
+		if (done || mw_now_ns() >= until)
 			break;
 		usleep(20 * 1000);
 	}
@@ -578,7 +570,7 @@ static int events_run(const struct mw_command *cmd, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	r.buf = malloc(DGRAM_MAX);
-	if (!r.buf || mw_evstate_init(&r.state, now_ns())) {
+	if (!r.buf || mw_evstate_init(&r.state, mw_now_ns())) {
 		mw_err("out of memory");
 		ret = MW_EXIT_FAILURE;
 		goto out;
@@ -599,7 +591,7 @@ static int events_run(const struct mw_command *cmd, int argc, char **argv)
 	}
 	print_opts_init(&r, &status);
 	if (opts.duration)
-		deadline = now_ns() + (uint64_t)(opts.duration * 1e9);
+		deadline = mw_now_ns() + (uint64_t)(opts.duration * 1e9);
 
 	mw_ev_print_header(&r.print);
 	run_loop(&r, deadline);

@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -58,14 +57,6 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static void usage(const struct mw_command *cmd)
@@ -223,7 +214,7 @@ static void on_overflow(void *arg, enum mw_group grp)
 	pthread_mutex_lock(&r->lock);
 	/* A replay's clock is the recording's. */
 	mw_metrics_overflow(&r->metrics, grp,
-			    r->replay_fd >= 0 ? r->metrics.state.last_ns : now_ns());
+			    r->replay_fd >= 0 ? r->metrics.state.last_ns : mw_now_ns());
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -306,7 +297,7 @@ static int setup_netlink(struct exp_run *r)
 		return mw_report(&err);
 	mw_check_uapi("module", r->status->uapi_version);
 	page_size = r->status->page_size ? r->status->page_size : sysconf(_SC_PAGESIZE);
-	if (mw_metrics_init(&r->metrics, page_size, now_ns())) {
+	if (mw_metrics_init(&r->metrics, page_size, mw_now_ns())) {
 		mw_err("out of memory");
 		return MW_EXIT_FAILURE;
 	}

@@ -369,7 +369,7 @@ static int wait_due(struct mw_watch *w, const sigset_t *open)
 	struct mw_error err;
 
 	while (!got_signal) {
-		uint64_t now = mw_watch_now_ns(), due = mw_watch_next_ns(w);
+		uint64_t now = mw_now_ns(), due = mw_watch_next_ns(w);
 		unsigned int n = mw_watch_pollfds(w, fds);
 		struct timespec tmo;
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -702,4 +703,12 @@ const struct mw_status_group *mw_status_group(const struct mw_status *st,
 		if (st->groups[i].name && !strcmp(st->groups[i].name, name))
 			return &st->groups[i];
 	return NULL;
+}
+
+uint64_t mw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }

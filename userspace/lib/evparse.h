@@ -196,4 +196,7 @@ int mw_status_parse(const struct nlmsghdr *nlh, struct mw_status *st,
 const struct mw_status_group *mw_status_group(const struct mw_status *st,
 					      const char *name);
 
+/* CLOCK_MONOTONIC now, in ns: the clock of the events' time_ns. */
+uint64_t mw_now_ns(void);
+
 #endif /* MEMWALK_EVPARSE_H */

@@ -16,21 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "device.h"
 #include "snapshot.h"
 #include "watch.h"
 
 #define PF_KTHREAD	0x00200000	/* include/linux/sched.h */
-
-uint64_t mw_watch_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /*
  * From /proc/PID/stat: the flags (field 9), minflt (10) and majflt (12).
@@ -257,7 +248,7 @@ int mw_watch_open(struct mw_watch *w, const struct mw_watch_opts *opts,
 	ret = open_events(w, err);
 	if (ret)
 		return ret;
-	w->start_mono_ns = mw_watch_now_ns();
+	w->start_mono_ns = mw_now_ns();
 	w->next_ns = w->start_mono_ns;
 	return 0;
 }
@@ -383,7 +374,7 @@ int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 	ret = mw_watch_events(w, err);
 	if (ret)
 		return ret;
-	begin = mw_watch_now_ns();
+	begin = mw_now_ns();
 	ret = mw_collect(w->dev, &w->collect, &snap, err);
 	if (ret == -ESRCH)
 		return mw_error_set(err, -ESRCH, "pid %d exited", w->opts.pid);
@@ -401,7 +392,7 @@ int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 	memset(f, 0, sizeof(*f));
 	f->seq = seq;
 	f->mono_ns = begin;
-	f->walk_ns = mw_watch_now_ns() - begin;
+	f->walk_ns = mw_now_ns() - begin;
 	f->since_prev_ns = seq ? begin - prev_mono : 0;
 	f->time_ns = snap->time_ns;
 	f->cost = snap->cost;

@@ -125,7 +125,4 @@ uint64_t mw_watch_next_ns(const struct mw_watch *w);
  */
 int mw_watch_refresh(struct mw_watch *w, struct mw_error *err);
 
-/* CLOCK_MONOTONIC now, in ns. */
-uint64_t mw_watch_now_ns(void);
-
 #endif /* MEMWALK_WATCH_H */
