@@ -11,7 +11,7 @@ set -euo pipefail
 HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libsmartcols-dev
 	libmicrohttpd-dev libjson-c-dev prometheus curl sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
-	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time
+	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time valgrind
 	linux-source-6.1 linux-source-$DEBUG_KLINE"
 
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
