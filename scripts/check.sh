@@ -232,6 +232,16 @@ res='^(\[[^]]*\] )?(ok|not ok)( [0-9]+)? '
 skipped=$(grep -Ec "$res.*# (SKIP|skip)" "$log")
 passed=$(grep -E "^(\[[^]]*\] )?ok( [0-9]+)? " "$log" | grep -Evc '# (SKIP|skip)')
 failed=$(grep -Ec '^(\[[^]]*\] )?not ok( [0-9]+)? ' "$log")
+# CI shows only the end of this output: name what failed here, each with
+# the last diagnostic line the log has before it.
+if [ "$failed" != 0 ]; then
+	grep -En '^(\[[^]]*\] )?not ok( [0-9]+)? ' "$log" | head -8 |
+	while IFS=: read -r n _; do
+		diag=$(head -n "$((n - 1))" "$log" | grep -E '^(\[[^]]*\] )?#' | tail -n 1)
+		echo "# FAILED: $(sed -n "${n}p" "$log" | cut -c1-200)"
+		[ -z "$diag" ] || echo "#   after: $(echo "$diag" | cut -c1-200)"
+	done
+fi
 say "# check took $((SECONDS - t_start)) s; log: $log"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
