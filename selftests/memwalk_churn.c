@@ -223,8 +223,9 @@ TEST_F_TIMEOUT(churn, vma_changes_mid_walk, 60)
  * logged) and by whatever stops the vCPU meanwhile: guest interrupts and,
  * under TCG on a busy host, the host descheduling the vCPU thread, which
  * the guest clock counts (single holds of 16 ms seen with the fix).  So
- * the margin is the budget again, and one of HOLD_TRIES snapshots must
- * keep within it.  What does not depend on the host's load is checked
+ * a hold may overrun by the measured work between two looks (per512: 0.5
+ * to 1 ms on the KASAN debug kernel) plus a margin of the budget again,
+ * and one of HOLD_TRIES snapshots must keep within it.  What does not depend on the host's load is checked
  * too: a snapshot of the region alone (one VMA, one hole) whose holds
  * took longer than the budget and a few looks at the clock must have
  * dropped mmap_lock inside the hole; an unbroken scan never does.
@@ -362,13 +363,13 @@ TEST_F_TIMEOUT(churn, shmem_cached_hold_bounded, 600)
 		long_walk = snap.total_lock_ns > HOLD_BUDGET_NS + 4 * per512;
 		tested |= long_walk;
 		ok = (!long_walk || snap.lock_drops) &&
-		     snap.max_lock_ns <= HOLD_BUDGET_NS + HOLD_MARGIN_NS;
+		     snap.max_lock_ns <= HOLD_BUDGET_NS + per512 + HOLD_MARGIN_NS;
 		mw_snap_free(&snap);
 		if (!_metadata->passed || (ok && long_walk))
 			break;
 	}
 	EXPECT_TRUE(tested) TH_LOG("the hole took less than the budget: nothing tested");
-	EXPECT_TRUE(ok) TH_LOG("no snapshot of %d kept within budget %llu us + margin %llu us and dropped mmap_lock in the hole",
+	EXPECT_TRUE(ok) TH_LOG("no snapshot of %d kept within budget %llu us + the work of one look + margin %llu us and dropped mmap_lock in the hole",
 			       HOLD_TRIES, HOLD_BUDGET_NS / 1000, HOLD_MARGIN_NS / 1000);
 	munmap(map, n * MW_PAGE);
 	free(inc0);
