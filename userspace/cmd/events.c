@@ -189,12 +189,8 @@ static int parse_opts(const struct mw_command *cmd, int argc, char **argv,
 		case 'h':
 			usage(cmd);
 			return MW_EXIT_OK;
-		case ':':
-			mw_err("%s: option '%s' needs an argument (see '%s %s --help')",
-			       cmd->name, argv[optind - 1], MW_PROG, cmd->name);
-			return MW_EXIT_FAILURE;
 		default:
-			mw_bad_option(cmd, argv);
+			mw_bad_command_option(cmd, argv, c);
 			return MW_EXIT_FAILURE;
 		}
 	}

@@ -165,8 +165,8 @@ test_bad_options() {
 	bad --pid 99999999999 -- "invalid pid '99999999999'" &&
 	bad --memcg relative/path -- "invalid memory cgroup 'relative/path'" &&
 	bad extra -- "unexpected argument 'extra'" &&
-	bad --count -- "option '--count' needs an argument" &&
-	bad -p -- "option '-p' needs an argument"
+	bad --count -- "events: option '--count' requires an argument" &&
+	bad -p -- "events: option requires an argument -- 'p'"
 }
 
 test_no_family() {

@@ -106,6 +106,10 @@ test_bad_listen() {
 	done
 	run "$CLIENT" exporter --bogus
 	expect_rc 1 && stderr_has "unrecognized option '--bogus'" || return 1
+	run "$CLIENT" exporter --listen
+	expect_rc 1 && stderr_has "exporter: option '--listen' requires an argument" || return 1
+	run "$CLIENT" exporter -l
+	expect_rc 1 && stderr_has "exporter: option requires an argument -- 'l'" || return 1
 	run "$CLIENT" exporter extra
 	expect_rc 1
 }
