@@ -49,33 +49,14 @@ test_text_golden() {
 		fail "text differs from $EXPECTED: $(diff "$EXPECTED" "$tmp/out" | head -n 5 | tr '\n' ' ')"
 }
 
-# json_check PYTHON-ASSERTIONS: every line of $tmp/out is one JSON object
-# without duplicate keys; "ev" is the list of them for the assertions.
+# json_check PYTHON-ASSERTIONS: $tmp/out as JSON lines (json-lines.py);
+# "ev" the events, "by" them by kind.
 json_check() {
-	python3 -c '
-import json, sys
-
-def no_dups(pairs):
-    keys = [k for k, _ in pairs]
-    if len(keys) != len(set(keys)):
-        raise ValueError("duplicate key in %r" % keys)
-    return dict(pairs)
-
-def no_constants(name):
-    raise ValueError("non-standard constant " + name)
-
-ev = []
-for line in open(sys.argv[1]):
-    if not line.endswith("\n"):
-        sys.exit("a line without its newline")
-    ev.append(json.loads(line, object_pairs_hook=no_dups, parse_constant=no_constants))
-    if not isinstance(ev[-1], dict):
-        sys.exit("not an object: " + line)
+	python3 "$here/json-lines.py" "$tmp/out" "ev = lines
 by = {}
 for e in ev:
-    by.setdefault(e["event"], []).append(e)
-exec(sys.argv[2])
-' "$tmp/out" "$1" 2>"$tmp/pyerr" || fail "JSON check failed: $(tail -n 1 "$tmp/pyerr")"
+    by.setdefault(e['event'], []).append(e)
+$1" 2>"$tmp/pyerr" || fail "JSON check failed: $(tail -n 1 "$tmp/pyerr")"
 }
 
 test_json_scenario() {

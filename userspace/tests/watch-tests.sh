@@ -60,23 +60,12 @@ watch() {
 		-i 0.02 --no-events "$@"
 }
 
-# json_check PYTHON: every line of $tmp/out one JSON object without
-# duplicate keys; "fr" the frames, "end" the last line.
+# json_check PYTHON: $tmp/out as JSON lines (json-lines.py); "fr" the
+# frames, "end" the last line.
 json_check() {
-	python3 -c '
-import json, sys
-
-def no_dups(pairs):
-    keys = [k for k, _ in pairs]
-    if len(keys) != len(set(keys)):
-        raise ValueError("duplicate key in %r" % keys)
-    return dict(pairs)
-
-lines = [json.loads(l, object_pairs_hook=no_dups) for l in open(sys.argv[1])]
-fr = [l for l in lines if "frame" in l]
+	python3 "$here/json-lines.py" "$tmp/out" "fr = [l for l in lines if 'frame' in l]
 end = lines[-1]
-exec(sys.argv[2])
-' "$tmp/out" "$1" 2>"$tmp/pyerr" || fail "JSON check failed: $(tail -n 1 "$tmp/pyerr")"
+$1" 2>"$tmp/pyerr" || fail "JSON check failed: $(tail -n 1 "$tmp/pyerr")"
 }
 
 # --- frames ------------------------------------------------------------------
