@@ -75,7 +75,9 @@ struct ev_cpu {
 	 * Protects buf, fill, len and recorded.  Hooks take it with interrupts
 	 * off, and only try it in NMI context; the delivery work takes it to
 	 * swap buffers, GET_STATUS to read recorded.  Nothing that takes
-	 * another lock runs under it.
+	 * another lock runs under it.  Raw, because hooks run in atomic
+	 * context and on PREEMPT_RT a spinlock_t sleeps: every lock a hook
+	 * takes must be raw (the 6.12-rt line tests this).
 	 */
 	raw_spinlock_t lock;
 	struct memwalk_event *buf[2];
@@ -97,6 +99,10 @@ struct ev_group {
 static struct ev_cpu __percpu *ev_cpus;
 static struct ev_group ev_groups[MEMWALK_MCGRP_IDX_COUNT];
 static struct workqueue_struct *ev_wq;
+/*
+ * Not IRQ_WORK_INIT_HARD: its function only queues the delivery work,
+ * which hard interrupt context and PREEMPT_RT's irq_work thread may both do.
+ */
 static struct irq_work ev_irq_work;
 static struct delayed_work ev_work;
 

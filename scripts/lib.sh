@@ -13,7 +13,7 @@ CHECKPATCH=${CHECKPATCH:-$MW_CACHE/ksrc-6.1/scripts/checkpatch.pl}
 die() { echo "memwalk: $*" >&2; exit 1; }
 log() { echo "==> $*" >&2; }
 
-mw_var() { eval "printf '%s' \"\${$1_$(printf '%s' "$2" | tr . _)}\""; }
+mw_var() { eval "printf '%s' \"\${$1_$(printf '%s' "$2" | tr .- __)}\""; }
 
 # The debug kernel is the pseudo line "debug": built here, not packaged.
 mw_debug_dir() { printf '%s/debug-%s' "$MW_CACHE" "$DEBUG_KLINE"; }
