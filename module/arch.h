@@ -25,8 +25,10 @@
 
 #if defined(CONFIG_X86_64)
 #include "arch-x86.h"
+#elif defined(CONFIG_ARM64)
+#include "arch-arm64.h"
 #else
-#error "memwalk decodes x86-64 page-table entries only (no module/arch-*.h here)"
+#error "memwalk decodes x86-64 and arm64 page-table entries only (no module/arch-*.h here)"
 #endif
 
 #endif /* _MEMWALK_ARCH_H */

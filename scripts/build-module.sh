@@ -18,6 +18,10 @@ if [ "$(mw_ksuite "$line")" = sid ]; then
 	rel=/build/memwalk-$(printf '%s' "$MW_OUT" | md5sum | cut -c1-8)-$line
 	src=$MW_CHROOT$rel
 	run() { mw_chroot make -C "$kdir" M="$rel" "$@"; }
+elif [ "$(mw_ksuite "$line")" = arm64 ]; then
+	src=$out/src
+	[ -d "$kdir" ] || die "no headers at $kdir: run 'make setup'"
+	run() { make -C "$kdir" M="$src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "$@"; }
 else
 	src=$out/src
 	[ -d "$kdir" ] || die "no headers at $kdir: run 'make setup'"

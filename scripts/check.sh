@@ -4,15 +4,18 @@
 # every kernel line, DKMS.  Every result is one TAP-style "ok"/"not ok" line;
 # the last line is "N passed, N failed, N skipped" over all of them.
 #   MW_LINES="6.1 6.12"  limit the kernel lines (default: all of versions)
+#   MW_XLINES=""          limit the cross-built lines (default: XLINES)
 #   MW_DEBUG=0            skip the reliability lane (debug kernel)
 #   check.sh --debug-only the reliability lane alone (make check-debug)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 lines=${MW_LINES:-$KLINES}
+xlines=${MW_XLINES-$XLINES}
 debug=${MW_DEBUG:-1}
 if [ "${1:-}" = --debug-only ]; then
 	lines=
+	xlines=
 	debug=1
 fi
 mkdir -p "$MW_OUT"
@@ -101,7 +104,7 @@ plant_test() {
 	fi
 }
 
-say "# memwalk check on kernel lines: ${lines:-none}$([ "$debug" = 1 ] && echo ' + debug kernel')"
+say "# memwalk check on kernel lines: ${lines:-none}$([ "$debug" = 1 ] && echo ' + debug kernel')${xlines:+; cross-built: $xlines}"
 for line in $lines; do
 	say "# kernel $line = $(mw_krel "$line")"
 done
@@ -132,6 +135,10 @@ suite_modules() {
 step "checkpatch --strict: module/ and uapi/" lint_checkpatch
 for line in $lines; do
 	step "build memwalk.ko for $line (-Werror, sparse C=1, no undefined symbols)" \
+		"$MW_TOP/scripts/build-module.sh" "$line" C=1
+done
+for line in $xlines; do
+	step "build memwalk.ko for $line, cross-compiled (-Werror, sparse C=1, no undefined symbols)" \
 		"$MW_TOP/scripts/build-module.sh" "$line" C=1
 done
 step "build memwalk-client (-Werror)" make -C "$MW_TOP/userspace" TOP="$MW_TOP"

@@ -27,7 +27,7 @@ mw_krel() {
 		return
 	fi
 	r=$(mw_var KREL "$1")
-	[ -n "$r" ] || die "unknown kernel line '$1' (known: $KLINES)"
+	[ -n "$r" ] || die "unknown kernel line '$1' (known: $KLINES $XLINES)"
 	printf '%s' "$r"
 }
 
@@ -39,6 +39,8 @@ mw_ksuite() {
 mw_kdir() {
 	if [ "$1" = debug ]; then
 		printf '%s/src' "$(mw_debug_dir)"
+	elif [ "$(mw_ksuite "$1")" = arm64 ]; then
+		printf '%s/arm64/usr/src/linux-headers-%s' "$MW_CACHE" "$(mw_krel "$1")"
 	else
 		printf '/usr/src/linux-headers-%s' "$(mw_krel "$1")"
 	fi

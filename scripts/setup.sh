@@ -12,6 +12,7 @@ HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libsmartcols-
 	libmicrohttpd-dev libjson-c-dev prometheus curl sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
 	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time valgrind
+	gcc-aarch64-linux-gnu gpgv debian-archive-keyring
 	linux-source-6.1 linux-source-$DEBUG_KLINE"
 
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
@@ -112,6 +113,48 @@ kernel_image() {
 	touch "$dir/.done"
 }
 
+# The arm64 headers of a cross-built line (scripts/versions), fetched by the
+# arm64 package index as apt would trust it (InRelease signed by Debian's
+# archive keys, then the index's hash, then the package's) and extracted
+# under the cache.  Their kbuild links point at the host's linux-kbuild of
+# the same version (Multi-Arch: foreign), and their Makefile includes the
+# -common headers (Architecture: all) by absolute path: both come with the
+# host's amd64 headers of that version.
+arm64_headers() {
+	local line=$1 krel kdir dir=$MW_CACHE/arm64 rel idx f sum kb l
+	krel=$(mw_krel "$line")
+	kdir=$(mw_kdir "$line")
+	[ -f "$kdir/.memwalk-done" ] && return
+	log "arm64 headers $krel"
+	mkdir -p "$dir/debs"
+	rel=$dir/InRelease-$ARM64_SUITE
+	curl -fsSL -o "$rel" "$ARM64_MIRROR/dists/$ARM64_SUITE/InRelease" ||
+		die "cannot fetch $ARM64_SUITE's InRelease"
+	gpgv --keyring /usr/share/keyrings/debian-archive-keyring.gpg "$rel" 2>/dev/null ||
+		die "$ARM64_SUITE's InRelease: bad signature"
+	idx=$dir/Packages-$ARM64_SUITE
+	curl -fsSL -o "$idx.xz" "$ARM64_MIRROR/dists/$ARM64_SUITE/main/binary-arm64/Packages.xz" ||
+		die "cannot fetch $ARM64_SUITE's arm64 index"
+	sum=$(awk '/^SHA256:/{on=1; next} /^[^ ]/{on=0} on && $3=="main/binary-arm64/Packages.xz"{print $1}' "$rel")
+	echo "$sum  $idx.xz" | sha256sum -c --quiet - || die "$ARM64_SUITE's arm64 index: hash mismatch"
+	xz -dc "$idx.xz" > "$idx"
+	f=$(awk -v p="linux-headers-$krel" '$1=="Package:"{on=($2==p)} on&&$1=="Filename:"{print $2; exit}' "$idx")
+	sum=$(awk -v p="linux-headers-$krel" '$1=="Package:"{on=($2==p)} on&&$1=="SHA256:"{print $2; exit}' "$idx")
+	[ -n "$f" ] && [ -n "$sum" ] || die "linux-headers-$krel is not in $ARM64_SUITE's arm64 index"
+	curl -fsSL -o "$dir/debs/${f##*/}" "$ARM64_MIRROR/$f" || die "cannot fetch $f"
+	echo "$sum  $dir/debs/${f##*/}" | sha256sum -c --quiet - || die "$f: hash mismatch"
+	dpkg-deb -x "$dir/debs/${f##*/}" "$dir"
+	for l in scripts tools; do
+		kb=$(readlink "$kdir/$l")
+		kb=/usr/lib/${kb#../../lib/}
+		[ -d "$kb" ] || die "$kdir needs $kb: the host's linux-kbuild of the same version"
+		ln -sfn "$kb" "$kdir/$l"
+	done
+	f=$(sed -n 's/^include //p' "$kdir/Makefile")
+	[ -f "$f" ] || die "$kdir needs $f: the host's -common headers of the same version"
+	touch "$kdir/.memwalk-done"
+}
+
 # make deb and its test in make check: Debian's packaging tools.  The
 # bookworm chroot the packages are installed into is made by that test
 # (cached, scripts/deb.sh), so make setup demo does not wait for it.
@@ -138,8 +181,11 @@ main() {
 	for line in $KLINES; do
 		kernel_image "$line"
 	done
+	for line in $XLINES; do
+		[ "$(mw_ksuite "$line")" != arm64 ] || arm64_headers "$line"
+	done
 	deb_packaging
-	log "setup done in $((SECONDS - t0)) s; kernels: $KLINES"
+	log "setup done in $((SECONDS - t0)) s; kernels: $KLINES; cross-built: $XLINES"
 }
 
 main "$@"
