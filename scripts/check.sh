@@ -140,6 +140,8 @@ done
 for line in $xlines; do
 	step "build memwalk.ko for $line, cross-compiled (-Werror, sparse C=1, no undefined symbols)" \
 		"$MW_TOP/scripts/build-module.sh" "$line" C=1
+	step "build memwalk-client and the selftests for $line, cross-compiled (-Werror)" \
+		"$MW_TOP/scripts/cross-build.sh" "$line"
 done
 step "build memwalk-client (-Werror)" make -C "$MW_TOP/userspace" TOP="$MW_TOP"
 step "build selftests (static, -Werror)" make -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"

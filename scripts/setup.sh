@@ -113,37 +113,52 @@ kernel_image() {
 	touch "$dir/.done"
 }
 
-# The arm64 headers of a cross-built line (scripts/versions), fetched by the
-# arm64 package index as apt would trust it (InRelease signed by Debian's
-# archive keys, then the index's hash, then the package's) and extracted
-# under the cache.  Their kbuild links point at the host's linux-kbuild of
-# the same version (Multi-Arch: foreign), and their Makefile includes the
+# arm64_index MIRROR SUITE: the suite's arm64 package index, trusted as apt
+# would trust it (InRelease signed by Debian's archive keys, the index's
+# hash in it), into $MW_CACHE/arm64/Packages-SUITE.
+arm64_index() {
+	local mirror=$1 suite=$2 dir=$MW_CACHE/arm64 rel idx sum
+	rel=$dir/InRelease-$suite
+	idx=$dir/Packages-$suite
+	mkdir -p "$dir/debs"
+	curl -fsSL -o "$rel" "$mirror/dists/$suite/InRelease" || die "cannot fetch $suite's InRelease"
+	gpgv --keyring /usr/share/keyrings/debian-archive-keyring.gpg "$rel" 2>/dev/null ||
+		die "$suite's InRelease: bad signature"
+	curl -fsSL -o "$idx.xz" "$mirror/dists/$suite/main/binary-arm64/Packages.xz" ||
+		die "cannot fetch $suite's arm64 index"
+	sum=$(awk '/^SHA256:/{on=1; next} /^[^ ]/{on=0} on && $3=="main/binary-arm64/Packages.xz"{print $1}' "$rel")
+	echo "$sum  $idx.xz" | sha256sum -c --quiet - || die "$suite's arm64 index: hash mismatch"
+	xz -dc "$idx.xz" > "$idx"
+}
+
+# arm64_deb MIRROR SUITE PKG DEST: fetch PKG by that index (arm64_index
+# first), check its hash, extract it into DEST.
+arm64_deb() {
+	local mirror=$1 suite=$2 pkg=$3 dest=$4 idx=$MW_CACHE/arm64/Packages-$2 f sum deb
+	f=$(awk -v p="$pkg" '$1=="Package:"{on=($2==p)} on&&$1=="Filename:"{print $2; exit}' "$idx")
+	sum=$(awk -v p="$pkg" '$1=="Package:"{on=($2==p)} on&&$1=="SHA256:"{print $2; exit}' "$idx")
+	[ -n "$f" ] && [ -n "$sum" ] || die "$pkg is not in $suite's arm64 index"
+	deb=$MW_CACHE/arm64/debs/${f##*/}
+	if ! echo "$sum  $deb" | sha256sum -c --quiet - >/dev/null 2>&1; then
+		curl -fsSL -o "$deb" "$mirror/$f" || die "cannot fetch $f"
+		echo "$sum  $deb" | sha256sum -c --quiet - || die "$f: hash mismatch"
+	fi
+	dpkg-deb -x "$deb" "$dest"
+}
+
+# The arm64 headers of a cross-built line, extracted under the cache, never
+# installed.  Their kbuild links point at the host's linux-kbuild of the
+# same version (Multi-Arch: foreign), and their Makefile includes the
 # -common headers (Architecture: all) by absolute path: both come with the
 # host's amd64 headers of that version.
 arm64_headers() {
-	local line=$1 krel kdir dir=$MW_CACHE/arm64 rel idx f sum kb l
+	local line=$1 krel kdir kb l f
 	krel=$(mw_krel "$line")
 	kdir=$(mw_kdir "$line")
 	[ -f "$kdir/.memwalk-done" ] && return
 	log "arm64 headers $krel"
-	mkdir -p "$dir/debs"
-	rel=$dir/InRelease-$ARM64_SUITE
-	curl -fsSL -o "$rel" "$ARM64_MIRROR/dists/$ARM64_SUITE/InRelease" ||
-		die "cannot fetch $ARM64_SUITE's InRelease"
-	gpgv --keyring /usr/share/keyrings/debian-archive-keyring.gpg "$rel" 2>/dev/null ||
-		die "$ARM64_SUITE's InRelease: bad signature"
-	idx=$dir/Packages-$ARM64_SUITE
-	curl -fsSL -o "$idx.xz" "$ARM64_MIRROR/dists/$ARM64_SUITE/main/binary-arm64/Packages.xz" ||
-		die "cannot fetch $ARM64_SUITE's arm64 index"
-	sum=$(awk '/^SHA256:/{on=1; next} /^[^ ]/{on=0} on && $3=="main/binary-arm64/Packages.xz"{print $1}' "$rel")
-	echo "$sum  $idx.xz" | sha256sum -c --quiet - || die "$ARM64_SUITE's arm64 index: hash mismatch"
-	xz -dc "$idx.xz" > "$idx"
-	f=$(awk -v p="linux-headers-$krel" '$1=="Package:"{on=($2==p)} on&&$1=="Filename:"{print $2; exit}' "$idx")
-	sum=$(awk -v p="linux-headers-$krel" '$1=="Package:"{on=($2==p)} on&&$1=="SHA256:"{print $2; exit}' "$idx")
-	[ -n "$f" ] && [ -n "$sum" ] || die "linux-headers-$krel is not in $ARM64_SUITE's arm64 index"
-	curl -fsSL -o "$dir/debs/${f##*/}" "$ARM64_MIRROR/$f" || die "cannot fetch $f"
-	echo "$sum  $dir/debs/${f##*/}" | sha256sum -c --quiet - || die "$f: hash mismatch"
-	dpkg-deb -x "$dir/debs/${f##*/}" "$dir"
+	arm64_index "$ARM64_MIRROR" "$ARM64_SUITE"
+	arm64_deb "$ARM64_MIRROR" "$ARM64_SUITE" "linux-headers-$krel" "$MW_CACHE/arm64"
 	for l in scripts tools; do
 		kb=$(readlink "$kdir/$l")
 		kb=/usr/lib/${kb#../../lib/}
@@ -153,6 +168,26 @@ arm64_headers() {
 	f=$(sed -n 's/^include //p' "$kdir/Makefile")
 	[ -f "$f" ] || die "$kdir needs $f: the host's -common headers of the same version"
 	touch "$kdir/.memwalk-done"
+}
+
+# The client's and the selftests' libraries for arm64 (bookworm's), in a
+# sysroot the cross builds point pkg-config, -I and -L at
+# (scripts/cross-build.sh): the -dev packages and the shared libraries
+# the client's, and libmicrohttpd's, closure needs at link time.
+ARM64_SYSROOT_PKGS="libnl-3-dev libnl-genl-3-dev libnl-3-200 libnl-genl-3-200
+	libsmartcols-dev libsmartcols1 libmicrohttpd-dev libmicrohttpd12
+	libgnutls30 libgmp10 libhogweed6 libidn2-0 libnettle8 libp11-kit0
+	libtasn1-6 libunistring2 libffi8"
+arm64_sysroot() {
+	local root=$MW_CACHE/arm64/sysroot p
+	[ -f "$root/.memwalk-done" ] && return
+	log "arm64 sysroot for the client and the selftests"
+	rm -rf "$root" && mkdir -p "$root"
+	arm64_index "$DEBIAN_MIRROR" bookworm
+	for p in $ARM64_SYSROOT_PKGS; do
+		arm64_deb "$DEBIAN_MIRROR" bookworm "$p" "$root"
+	done
+	touch "$root/.memwalk-done"
 }
 
 # make deb and its test in make check: Debian's packaging tools.  The
@@ -182,7 +217,7 @@ main() {
 		kernel_image "$line"
 	done
 	for line in $XLINES; do
-		[ "$(mw_ksuite "$line")" != arm64 ] || arm64_headers "$line"
+		[ "$(mw_ksuite "$line")" != arm64 ] || { arm64_headers "$line" && arm64_sysroot; }
 	done
 	deb_packaging
 	log "setup done in $((SECONDS - t0)) s; kernels: $KLINES; cross-built: $XLINES"
