@@ -441,12 +441,18 @@ static void subscriber_loop(void)
 		nl_socket_disable_seq_check(sk);
 		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, count_event, NULL);
 		if (genl_connect(sk) == 0) {
-			for (int i = 0; i < 3; i++) {
-				int g = genl_ctrl_resolve_grp(sk, MEMWALK_GENL_NAME, groups[i]);
+			int g[3];
 
-				if (g >= 0 && nl_socket_add_membership(sk, g) == 0)
+			/*
+			 * Every group's id first, then the joins: once in a
+			 * group, an event can arrive where the next lookup
+			 * waits for the controller's reply, and fail it.
+			 */
+			for (int i = 0; i < 3; i++)
+				g[i] = genl_ctrl_resolve_grp(sk, MEMWALK_GENL_NAME, groups[i]);
+			for (int i = 0; i < 3; i++)
+				if (g[i] >= 0 && nl_socket_add_membership(sk, g[i]) == 0)
 					joined++;
-			}
 			__atomic_add_fetch(joined == 3 ? &ctr->joins : &ctr->join_failures, 1,
 					   __ATOMIC_RELAXED);
 			nl_socket_set_nonblocking(sk);
