@@ -46,6 +46,11 @@ mw_kdir() {
 	fi
 }
 
+# The architecture a line's kernel runs: arm64 for the cross-built lines.
+mw_karch() {
+	if [ "$(mw_ksuite "$1")" = arm64 ]; then echo arm64; else echo x86_64; fi
+}
+
 # Extracted image: vmlinuz and lib/modules/<krel>/ of a kernel line.
 mw_kimage() {
 	if [ "$1" = debug ]; then

@@ -12,7 +12,7 @@ HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libsmartcols-
 	libmicrohttpd-dev libjson-c-dev prometheus curl sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
 	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time valgrind
-	gcc-aarch64-linux-gnu gpgv debian-archive-keyring
+	gcc-aarch64-linux-gnu qemu-system-arm gpgv debian-archive-keyring
 	linux-source-6.1 linux-source-$DEBUG_KLINE"
 
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
@@ -170,6 +170,33 @@ arm64_headers() {
 	touch "$kdir/.memwalk-done"
 }
 
+# The arm64 kernel image of a cross-built line (vmlinuz is an uncompressed
+# Image with an EFI stub, which qemu -kernel boots as it is) and bookworm's
+# static busybox for arm64, for its guests (scripts/vm-run.sh).
+arm64_image() {
+	local line=$1 krel dir
+	krel=$(mw_krel "$line")
+	dir=$(mw_kimage "$line")
+	[ -f "$dir/.done" ] && return
+	log "arm64 kernel image $krel"
+	rm -rf "$dir" && mkdir -p "$dir/x" "$dir/lib/modules"
+	arm64_index "$ARM64_MIRROR" "$ARM64_SUITE"
+	arm64_deb "$ARM64_MIRROR" "$ARM64_SUITE" "linux-image-$krel-unsigned" "$dir/x"
+	mv "$dir/x/boot/vmlinuz-$krel" "$dir/vmlinuz"
+	mv "$dir/x/lib/modules/$krel" "$dir/lib/modules/"
+	rm -rf "$dir/x"
+	touch "$dir/.done"
+}
+
+arm64_busybox() {
+	local dir=$MW_CACHE/arm64/busybox
+	[ -x "$dir/bin/busybox" ] && return
+	log "busybox for arm64 guests"
+	rm -rf "$dir" && mkdir -p "$dir"
+	arm64_index "$DEBIAN_MIRROR" bookworm
+	arm64_deb "$DEBIAN_MIRROR" bookworm busybox-static "$dir"
+}
+
 # The client's and the selftests' libraries for arm64 (bookworm's), in a
 # sysroot the cross builds point pkg-config, -I and -L at
 # (scripts/cross-build.sh): the -dev packages and the shared libraries
@@ -217,7 +244,8 @@ main() {
 		kernel_image "$line"
 	done
 	for line in $XLINES; do
-		[ "$(mw_ksuite "$line")" != arm64 ] || { arm64_headers "$line" && arm64_sysroot; }
+		[ "$(mw_ksuite "$line")" != arm64 ] ||
+			{ arm64_headers "$line" && arm64_sysroot && arm64_image "$line" && arm64_busybox; }
 	done
 	deb_packaging
 	log "setup done in $((SECONDS - t0)) s; kernels: $KLINES; cross-built: $XLINES"

@@ -21,6 +21,11 @@
 #                  to its GUESTPORT (the exporter's test scrapes it)
 #   MW_VM_STDIO=1  a third serial port (ttyS2) on this terminal, for a
 #                  guest script that talks to people (make lab SHELL=1)
+#
+# An arm64 line boots qemu-system-aarch64 -M virt with its cross-built
+# client and selftests (scripts/cross-build.sh), the arm64 busybox and the
+# client's libraries from the sysroot make setup made; kernel messages on
+# ttyAMA0, results on a virtio console (hvc0).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +40,16 @@ cpus=${MW_VM_CPUS:-2}
 tmo=${MW_VM_TIMEOUT:-900}
 work=$MW_OUT/vm/$line-$name
 tag="[$line]"
+arch=$(mw_karch "$line")
+if [ "$arch" = arm64 ]; then
+	user=$MW_OUT/$line/user
+	busybox=$MW_CACHE/arm64/busybox/bin/busybox
+	[ -x "$user/userspace/memwalk-client" ] || die "no arm64 client: run scripts/cross-build.sh $line"
+	[ -z "${MW_VM_STDIO:-}" ] || die "MW_VM_STDIO: not on arm64 guests"
+else
+	user=$MW_TOP
+	busybox=/bin/busybox
+fi
 
 [ -f "$kimg/vmlinuz" ] || die "no kernel image for $line: run 'make setup'"
 [ -f "$ko" ] || die "no $ko: run 'make KVER=$line'"
@@ -43,7 +58,7 @@ rm -rf "$work" && mkdir -p "$work/root"
 # --- initramfs ---------------------------------------------------------
 r=$work/root
 mkdir -p "$r"/{bin,sbin,etc/memwalk,proc,sys,dev,tmp,selftests,lib/memwalk,lib/modules-extra}
-cp /bin/busybox "$r/bin/busybox"
+cp "$busybox" "$r/bin/busybox"
 install -m 0755 "$MW_TOP/scripts/guest/init" "$r/init"
 cp "$run" "$r/etc/memwalk/run"
 cp "$ko" "$r/lib/memwalk/memwalk.ko"
@@ -56,11 +71,33 @@ copy_shared_libs() {
 		cp -L "$lib" "$r$lib"
 	done
 }
-if [ -x "$MW_TOP/userspace/memwalk-client" ]; then
-	cp "$MW_TOP/userspace/memwalk-client" "$r/bin/"
-	copy_shared_libs "$MW_TOP/userspace/memwalk-client"
+# The same for an arm64 program, which ldd cannot run: its NEEDED closure
+# from the sysroot and the cross toolchain's glibc, into /lib/aarch64-linux-gnu.
+arm64_libdirs="$MW_CACHE/arm64/sysroot/lib/aarch64-linux-gnu $MW_CACHE/arm64/sysroot/usr/lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib"
+copy_arm64_libs() {
+	local lib d
+	for lib in $(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		[ -e "$r/lib/aarch64-linux-gnu/$lib" ] && continue
+		for d in $arm64_libdirs; do
+			[ -e "$d/$lib" ] || continue
+			mkdir -p "$r/lib/aarch64-linux-gnu"
+			cp -L "$d/$lib" "$r/lib/aarch64-linux-gnu/$lib"
+			copy_arm64_libs "$d/$lib"
+			break
+		done
+		[ -e "$r/lib/aarch64-linux-gnu/$lib" ] || die "$lib (needed by $1) is in no arm64 library directory"
+	done
+}
+if [ -x "$user/userspace/memwalk-client" ]; then
+	cp "$user/userspace/memwalk-client" "$r/bin/"
+	if [ "$arch" = arm64 ]; then
+		copy_arm64_libs "$user/userspace/memwalk-client"
+		cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 "$r/lib/"
+	else
+		copy_shared_libs "$user/userspace/memwalk-client"
+	fi
 fi
-for t in "$MW_TOP"/selftests/memwalk_*; do
+for t in "$user"/selftests/memwalk_*; do
 	[ -x "$t" ] && [ -f "$t" ] && cp "$t" "$r/selftests/"
 done
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$r/etc/passwd"
@@ -101,7 +138,9 @@ fi
 # --- boot ----------------------------------------------------------------
 # rcu_cpu_stall_timeout: TCG is slow enough to trip the default 21 s on a
 # loaded host; a real stall still shows within the run's timeout.
-append="console=ttyS0 panic=-1 loglevel=4 rcupdate.rcu_cpu_stall_timeout=300"
+console=ttyS0
+[ "$arch" = arm64 ] && console=ttyAMA0
+append="console=$console panic=-1 loglevel=4 rcupdate.rcu_cpu_stall_timeout=300"
 append="$append ${MW_VM_APPEND:-}"
 t0=$SECONDS
 set +e
@@ -113,13 +152,21 @@ cpu=${MW_VM_CPU:-max}
 [ "$line" = debug ] && cpu=${MW_VM_CPU:-max,la57=off}
 qout=$work/qemu.log
 [ -n "${MW_VM_STDIO:-}" ] && qout=/dev/stdout
-timeout ${MW_VM_STDIO:+--foreground} -k 10 "$tmo" qemu-system-x86_64 -accel tcg -cpu "$cpu" \
+if [ "$arch" = arm64 ]; then
+	# pauth-impdef: QEMU's architected pointer authentication is slow.
+	qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu "${MW_VM_CPU:-max,pauth-impdef=on}")
+	chan=(-serial "file:$work/console.log" -device virtio-serial-pci
+	      -chardev "file,id=res,path=$work/results.log" -device virtconsole,chardev=res)
+else
+	qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu")
+	chan=(-serial "file:$work/console.log" -serial "file:$work/results.log")
+fi
+timeout ${MW_VM_STDIO:+--foreground} -k 10 "$tmo" "${qemu[@]}" \
 	${MW_VM_ICOUNT:+-icount "$MW_VM_ICOUNT"} \
 	${MW_VM_PLUGIN:+-plugin "$MW_VM_PLUGIN"} \
 	-m "$mem" -smp "$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kimg/vmlinuz" -initrd "$work/initramfs.cpio" \
-	-append "$append" "${net[@]}" \
-	-serial "file:$work/console.log" -serial "file:$work/results.log" \
+	-append "$append" "${net[@]}" "${chan[@]}" \
 	${MW_VM_STDIO:+-serial stdio} > "$qout" 2>&1
 qrc=$?
 set -e
