@@ -23,13 +23,13 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_arch.h"
 #include "memwalk_snapshot_lib.h"
 #include "memwalk_util.h"
 
 #define BUF_LEN		(1UL << 20)
 #define STEP_MS		60000	/* how long a step may take to build */
 #define MAX_VARS	16
-#define PTE_PFN(e)	(((e) & 0x000ffffffffff000ULL) >> MW_PAGE_SHIFT)
 #define KPF_ZERO	24
 
 /* A lab program running, and what it exported so far (labs/lab.h). */
@@ -282,11 +282,11 @@ static uint64_t translate_checked(struct __test_metadata *_metadata,
 		EXPECT_EQ((va >> shift) & 511, t->levels[i].index) TH_LOG("level %u", i);
 		/* Each entry points at the table the next level is read from. */
 		if (i + 1 < levels)
-			EXPECT_EQ(PTE_PFN(t->levels[i].entry) << MW_PAGE_SHIFT,
+			EXPECT_EQ(MW_E_PFN(t->levels[i].entry) << MW_PAGE_SHIFT,
 				  t->levels[i + 1].table_pa) TH_LOG("level %u", i);
 	}
 	EXPECT_EQ(MEMWALK_PGT_PTE, t->levels[levels - 1].level);
-	EXPECT_EQ(pm & PM_PFN_MASK, PTE_PFN(t->levels[levels - 1].entry));
+	EXPECT_EQ(pm & PM_PFN_MASK, MW_E_PFN(t->levels[levels - 1].entry));
 	EXPECT_EQ(1, t->page.nr_pages);
 	EXPECT_EQ(pm & PM_PFN_MASK, t->page.pfn);
 	return pm & PM_PFN_MASK;

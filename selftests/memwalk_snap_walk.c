@@ -21,6 +21,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_arch.h"
 #include "memwalk_snapshot_lib.h"
 #include "memwalk_util.h"
 
@@ -28,8 +29,6 @@
 #define DEBUGFS_DIR	"/sys/kernel/debug/memwalk"
 #define VMA_BUF		(1UL << 20)
 #define RUN_BUF		(8UL << 20)
-#define PTE_ADDR_MASK	0x000ffffffffff000ULL
-#define PMD_ADDR_MASK	0x000fffffffe00000ULL
 
 FIXTURE(walk) {
 	int fd;
@@ -422,7 +421,7 @@ static void check_levels(struct __test_metadata *_metadata, const struct memwalk
 			TH_LOG("level %u", i);
 		EXPECT_NE(0, l->table_pa) TH_LOG("level %u", i);
 		if (i)
-			EXPECT_EQ(t->levels[i - 1].entry & PTE_ADDR_MASK, l->table_pa)
+			EXPECT_EQ(t->levels[i - 1].entry & MW_E_ADDR_MASK, l->table_pa)
 				TH_LOG("level %u: parent entry %#llx", i,
 				       (unsigned long long)t->levels[i - 1].entry);
 		want = l->level + 1;
@@ -449,7 +448,7 @@ TEST_F(walk, translate_pte_page)
 	leaf = &t.levels[t.nr_levels - 1];
 	EXPECT_EQ(MEMWALK_PGT_PTE, leaf->level);
 	EXPECT_TRUE(leaf->entry & 1) TH_LOG("PTE %#llx not present", (unsigned long long)leaf->entry);
-	EXPECT_EQ(pm & PM_PFN_MASK, (leaf->entry & PTE_ADDR_MASK) >> MW_PAGE_SHIFT);
+	EXPECT_EQ(pm & PM_PFN_MASK, MW_E_PFN(leaf->entry));
 	EXPECT_EQ(reg->start, t.vma_start);
 	EXPECT_EQ(reg->end, t.vma_end);
 
@@ -462,16 +461,12 @@ TEST_F(walk, translate_pte_page)
 	want.pfn += (want.start - r->start) >> MW_PAGE_SHIFT;
 	want.nr_pages = 1;
 	EXPECT_EQ(0, memcmp(&want, &t.page, sizeof(want)));
-	EXPECT_EQ(!!(leaf->entry & (1ULL << 1)), !!(t.page.flags & MEMWALK_RUN_WRITE));
-	EXPECT_EQ(!!(leaf->entry & (1ULL << 2)), !!(t.page.flags & MEMWALK_RUN_USER));
-	EXPECT_EQ(!!(leaf->entry & (1ULL << 5)), !!(t.page.flags & MEMWALK_RUN_ACCESSED));
-	/* Dirty or (6.6+) SavedDirty: see translate_dirty_is_pte_dirty. */
-	if (t.page.flags & MEMWALK_RUN_DIRTY) {
-		EXPECT_TRUE(leaf->entry & ((1ULL << 6) | (1ULL << 58)));
-	} else {
-		EXPECT_FALSE(leaf->entry & (1ULL << 6));
-	}
-	EXPECT_EQ(!!(leaf->entry & (1ULL << 63)), !!(t.page.flags & MEMWALK_RUN_NX));
+	EXPECT_EQ(MW_E_WRITE(leaf->entry), !!(t.page.flags & MEMWALK_RUN_WRITE));
+	EXPECT_EQ(MW_E_USER(leaf->entry), !!(t.page.flags & MEMWALK_RUN_USER));
+	EXPECT_EQ(MW_E_ACCESSED(leaf->entry), !!(t.page.flags & MEMWALK_RUN_ACCESSED));
+	/* x86: Dirty or (6.6+) SavedDirty, see translate_dirty_is_pte_dirty. */
+	EXPECT_EQ(MW_E_DIRTY(leaf->entry), !!(t.page.flags & MEMWALK_RUN_DIRTY));
+	EXPECT_EQ(MW_E_NX(leaf->entry), !!(t.page.flags & MEMWALK_RUN_NX));
 	mw_snap_free(&s);
 }
 
@@ -496,8 +491,8 @@ TEST_F(walk, translate_dirty_is_pte_dirty)
 		ASSERT_EQ(0, mw_translate(self->fd, self->t.pid, addr, &t));
 		ASSERT_EQ(self->info.pgtable_levels, t.nr_levels);
 		e = t.levels[t.nr_levels - 1].entry;
-		MW_EXPECT_CAPPED(&cap, e & ((1ULL << 6) | (1ULL << 58)),
-				 "%#llx: PTE %#llx neither Dirty nor SavedDirty",
+		MW_EXPECT_CAPPED(&cap, MW_E_DIRTY(e),
+				 "%#llx: PTE %#llx not dirty (x86: neither Dirty nor SavedDirty)",
 				 (unsigned long long)addr, (unsigned long long)e);
 		MW_EXPECT_CAPPED(&cap, t.page.flags & MEMWALK_RUN_DIRTY,
 				 "%#llx: PTE %#llx is dirty, the run is not (flags %#x)",
@@ -527,9 +522,9 @@ static void check_pmd_leaf(struct __test_metadata *_metadata, int fd, pid_t pid,
 	ASSERT_EQ(levels - 1, t.nr_levels);
 	leaf = &t.levels[t.nr_levels - 1];
 	EXPECT_EQ(MEMWALK_PGT_PMD, leaf->level);
-	EXPECT_TRUE(leaf->entry & (1ULL << 7)) TH_LOG("PMD %#llx without PSE",
+	EXPECT_TRUE(MW_E_PMD_LEAF(leaf->entry)) TH_LOG("PMD %#llx is no leaf",
 						       (unsigned long long)leaf->entry);
-	EXPECT_EQ(pm & PM_PFN_MASK, ((leaf->entry & PMD_ADDR_MASK) >> MW_PAGE_SHIFT) +
+	EXPECT_EQ(pm & PM_PFN_MASK, ((leaf->entry & MW_E_PMD_ADDR_MASK) >> MW_PAGE_SHIFT) +
 		  ((addr >> MW_PAGE_SHIFT) & 511));
 	EXPECT_EQ(pm & PM_PFN_MASK, t.page.pfn);
 	EXPECT_EQ(MEMWALK_LEVEL_PMD, mw_run_level(&t.page));

