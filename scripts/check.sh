@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: lint, build for every kernel line, host tests, the VM suite on
-# every kernel line, DKMS.  Every result is one TAP-style "ok"/"not ok" line;
+# make check: lint, build for every kernel line (x86-64 and cross-built
+# arm64), host tests, the VM suite on every kernel line and the reliability
+# lane (two streams of guests at once), the exporter, DKMS, the Debian
+# packages.  Every result is one TAP-style "ok"/"not ok" line;
 # the last line is "N passed, N failed, N skipped" over all of them.
 #   MW_LINES="6.1 6.12"  limit the kernel lines (default: all of versions)
 #   MW_XLINES=""          limit the cross-built lines (default: XLINES)
@@ -147,11 +149,12 @@ step "build memwalk-client (-Werror)" make -C "$MW_TOP/userspace" TOP="$MW_TOP"
 step "build selftests (static, -Werror)" make -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
 step "man page: mandoc -Tlint" lint_man
 
-# --- the reliability lane: the debug kernel ------------------------------
-# It runs beside the host tests and the release lines' suites: a guest's
-# tests keep about one of its two vCPUs busy, so one guest leaves the
-# second host core half idle and two guests use both.  Its output goes to
-# its own log, added to this one (and shown) when it ends.
+# --- the second stream: the reliability lane, then the cross-built lines --
+# It runs beside the host tests and the x86 lines' suites and exporters: a
+# guest's tests keep about one of its two vCPUs busy, so one guest leaves
+# the second host core half idle and two guests use both.  The lane first
+# (about as long as the other stream), then the cross-built lines' suites.
+# Its output goes to its own log, added to this one (and shown) when it ends.
 lane() {
 	say "# reliability lane: debug kernel (lockdep, KASAN, KFENCE, kmemleak, DEBUG_VM)"
 	# Built (when not cached) at low priority: the guests beside it keep their pace.
@@ -162,19 +165,37 @@ lane() {
 		plant_test
 	fi
 }
-lane_pid=
-if [ "$debug" = 1 ]; then
-	say "# reliability lane started beside the rest (its lines follow when it ends)"
-	(log=$MW_OUT/lane.log && : > "$log" && lane) > "$MW_OUT/lane.out" 2>&1 &
-	lane_pid=$!
+# The cross-built lines' guests: the same suite, with their client and
+# selftests (scripts/cross-build.sh).
+xline_suites() {
+	local line
+	for line in $xlines; do
+		say "# VM suite on $line"
+		if [ -f "$MW_OUT/$line/memwalk.ko" ] && [ -x "$MW_OUT/$line/user/userspace/memwalk-client" ]; then
+			MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(suite_modules "$line")} \
+				vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
+		else
+			say "not ok - VM suite on $line: no module, client or selftests were built"
+		fi
+	done
+}
+second_stream() {
+	[ "$debug" != 1 ] || lane
+	xline_suites
+}
+stream_pid=
+if [ "$debug" = 1 ] || [ -n "$xlines" ]; then
+	say "# second stream started: the reliability lane and the cross-built lines' suites (their lines follow when it ends)"
+	(log=$MW_OUT/stream2.log && : > "$log" && second_stream) > "$MW_OUT/stream2.out" 2>&1 &
+	stream_pid=$!
 fi
-lane_join() {
-	[ -n "$lane_pid" ] || return 0
-	wait "$lane_pid"
-	cat "$MW_OUT/lane.out"
-	cat "$MW_OUT/lane.log" >> "$log"
-	grep -Eq '^(\[[^]]*\] )?(ok|not ok) ' "$MW_OUT/lane.log" ||
-		say "not ok - reliability lane: it stopped without a result (see $MW_OUT/lane.out)"
+stream_join() {
+	[ -n "$stream_pid" ] || return 0
+	wait "$stream_pid"
+	cat "$MW_OUT/stream2.out"
+	cat "$MW_OUT/stream2.log" >> "$log"
+	grep -Eq '^(\[[^]]*\] )?(ok|not ok) ' "$MW_OUT/stream2.log" ||
+		say "not ok - second stream: it stopped without a result (see $MW_OUT/stream2.out)"
 }
 
 # --- host-side tests of the client -------------------------------------
@@ -225,7 +246,7 @@ for line in $lines; do
 	fi
 done
 
-lane_join
+stream_join
 
 # --- DKMS ----------------------------------------------------------------
 if [ -n "$lines" ] && command -v dkms >/dev/null && [ "$(id -u)" = 0 ]; then
