@@ -50,7 +50,9 @@ static int sink_push(struct memwalk_decoder *d, struct memwalk_walk *w,
 		     struct memwalk_run_sink *sink,
 		     const struct memwalk_page_run *run)
 {
-	if (sink->have_open) {
+	if (sink->have_open && sink->fold) {
+		sink->fold(sink, &sink->open);
+	} else if (sink->have_open) {
 		if (sink->nr + 2 > sink->slots) {
 			w->next = run->start;
 			return MEMWALK_WALK_STOP;
@@ -60,7 +62,7 @@ static int sink_push(struct memwalk_decoder *d, struct memwalk_walk *w,
 			return MEMWALK_WALK_PAUSE;
 		}
 		sink->runs[sink->nr++] = sink->open;
-	} else if (sink->nr >= sink->slots) {
+	} else if (!sink->fold && sink->nr >= sink->slots) {
 		w->next = run->start;
 		return MEMWALK_WALK_STOP;
 	}
