@@ -8,7 +8,8 @@
  *
  * Locking: none of its own.  The sink belongs to one walk, called from
  * its entry callbacks under a page-table lock; its bounce buffers are
- * copied out between lock holds by the owner (snapshot.c).
+ * copied out between lock holds by the owner (snapshot.c), or its closed
+ * runs counted as they close (->fold, summary.c).
  */
 #include <linux/errno.h>
 #include <linux/limits.h>
