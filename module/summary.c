@@ -368,9 +368,11 @@ long memwalk_ioctl_summary(const struct memwalk_access *acc,
 	slots = div_u64(slots, sizeof(struct memwalk_vma_summary));
 	cap = max_t(u64, 1, min_t(u64, slots, SUM_BOUNCE));
 
-	s = kzalloc(struct_size(s, recs, cap), GFP_KERNEL_ACCOUNT);
+	/* The records are cleared as they are begun (sum_vma()). */
+	s = kmalloc(struct_size(s, recs, cap), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
+	memset(s, 0, offsetof(struct memwalk_sum, recs));
 	ret = copy_struct_from_user(&s->req, sizeof(s->req), uarg, usize);
 	if (ret)
 		goto out_free;
