@@ -311,14 +311,14 @@ static int sum_check(const struct memwalk_summary *req)
  */
 static int sum_run(struct memwalk_sum *s, struct mm_struct *mm)
 {
-	int ret;
+	int walked, ret;
 
 	s->dw.walk.ops = &sum_ops;
 	s->dw.walk.mm = mm;
 	s->dw.walk.private = s;
-	ret = memwalk_walk_request(&s->dw.walk, s->req.start, s->req.end);
-	if (ret < 0)
-		return ret;
+	walked = memwalk_walk_request(&s->dw.walk, s->req.start, s->req.end);
+	if (walked < 0)
+		return walked;
 	sum_close_open(s);
 	s->counting = false;
 	ret = sum_flush(&s->dw.walk);
@@ -326,7 +326,7 @@ static int sum_run(struct memwalk_sum *s, struct mm_struct *mm)
 		return ret;
 	s->req.walk_end = memwalk_walk_end(&s->dw.walk, s->req.end);
 	/* Not one record fitted. */
-	if (!s->nr_out && ret == MEMWALK_WALK_STOP)
+	if (!s->nr_out && walked == MEMWALK_WALK_STOP)
 		return -ENOSPC;
 	s->req.nr_recs = s->nr_out;
 	s->req.rec_size = sizeof(struct memwalk_vma_summary);
