@@ -222,6 +222,15 @@ struct memwalk_decoder {
 	bool entry_only;	/* read entries only (MEMWALK_SNAP_ENTRY_ONLY) */
 	bool hide_pfn;		/* PFNs and swap offsets read as 0 */
 	bool pfn_list;		/* runs may list PFNs (MEMWALK_SNAP_PFN_LIST) */
+	/*
+	 * With folio: fill only what smaps counts with (summary.c): the
+	 * kpageflags bits MEMWALK_SMAPS_KPF, the mapcount, the refcount up
+	 * to 2 (smaps asks "1 or more?"); no node, order, generation or
+	 * large-folio bits, so pages alike for smaps merge into one run.
+	 */
+	bool smaps;
+	/* Bits of a small folio's flags word the memo does not compare */
+	unsigned long key_ignore;
 	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
 	const struct folio *part_folio;
 	unsigned long part_seq;

@@ -300,7 +300,7 @@ static __always_inline struct folio *small_folio_at(struct memwalk_decoder *d,
 
 	if (folio_test_large(folio))
 		return NULL;
-	small_key_read(folio, &k);
+	small_key_read(d, folio, &k);
 	return small_memo_has(&d->small, e, &k) ? folio : NULL;
 }
 

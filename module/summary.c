@@ -384,6 +384,9 @@ long memwalk_ioctl_summary(const struct memwalk_access *acc,
 	s->cap = min_t(u64, cap, s->slots);
 	/* Folio state for Pss; no PFNs, so that pages alike merge. */
 	s->dw.dec.folio = true;
+	s->dw.dec.smaps = true;
+	s->dw.dec.key_ignore = ~(BIT(PG_dirty) | BIT(PG_referenced) |
+				 BIT(PG_swapbacked));
 	s->dw.dec.hide_pfn = true;
 	s->dw.sink.slots = U64_MAX;
 	s->dw.sink.fold = sum_fold;
