@@ -12,6 +12,7 @@
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
+#include <linux/shmem_fs.h>
 #include <linux/string.h>
 
 #include "decode.h"
@@ -312,4 +313,52 @@ int memwalk_decode_entry(struct memwalk_decoder *d,
 
 	return memwalk_fastcheck_after(d, w, e, sink, nr,
 				       decode_entry(d, w, e, sink));
+}
+
+/* The walker callbacks of a struct memwalk_decoding: every entry becomes runs. */
+int memwalk_decoding_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
+{
+	struct memwalk_decoding *dw = container_of(w, struct memwalk_decoding, walk);
+
+	return memwalk_decode_entry(&dw->dec, w, e, &dw->sink);
+}
+
+int memwalk_decoding_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
+{
+	struct memwalk_decoding *dw = container_of(w, struct memwalk_decoding, walk);
+
+	return memwalk_decode_ptes(&dw->dec, w, e, &dw->sink);
+}
+
+/*
+ * ->table: an upper-level entry.  A none one in a shmem VMA (want_none is
+ * set only there) is a hole to look up in the page cache.
+ */
+int memwalk_decoding_table(struct memwalk_walk *w, const struct memwalk_entry *e)
+{
+	struct memwalk_decoding *dw = container_of(w, struct memwalk_decoding, walk);
+
+	if (e->val || !dw->dec.shmem)
+		return MEMWALK_WALK_CONTINUE;
+	return memwalk_decode_shmem_hole(&dw->dec, w, e->addr, e->end, &dw->sink);
+}
+
+/**
+ * memwalk_decoding_vma() - get the decoder of @dw ready for @vma
+ * @dw: the walk
+ * @vma: the VMA about to be walked
+ * @shmem_holes: whether none entries of a shmem VMA are looked up in its
+ *	page cache (pages in swap): never in entry-only mode
+ *
+ * Locking: mmap_lock held (from a ->vma callback).
+ */
+void memwalk_decoding_vma(struct memwalk_decoding *dw,
+			  struct vm_area_struct *vma, bool shmem_holes)
+{
+	dw->dec.vma = vma;
+	dw->dec.part_folio = NULL;
+	dw->dec.shmem = NULL;
+	if (shmem_holes && vma->vm_file && shmem_mapping(vma->vm_file->f_mapping))
+		dw->dec.shmem = vma->vm_file->f_mapping;
+	dw->walk.want_none = !!dw->dec.shmem;
 }

@@ -88,6 +88,10 @@ int memwalk_sink_list(struct memwalk_walk *w, struct memwalk_run_sink *sink,
 #define KPF(bit)	(1U << MEMWALK_KPF_##bit)
 #define FOLIO(bit)	(1U << MEMWALK_FOLIO_##bit)
 
+/* The kpageflags bits smaps counts with (decoder's smaps mode). */
+#define MEMWALK_SMAPS_KPF	(KPF(ANON) | KPF(KSM) | KPF(SWAPBACKED) | \
+				 KPF(DIRTY) | KPF(REFERENCED))
+
 /* Whether @pfn lies in the folio cached under the current lock hold. */
 static inline bool folio_cached(const struct memwalk_decoder *d,
 				const struct memwalk_entry *e, unsigned long pfn)
@@ -137,10 +141,11 @@ static inline unsigned long folio_memcg_word(const struct folio *folio)
 #endif
 }
 
-static __always_inline void small_key_read(struct folio *folio,
+static __always_inline void small_key_read(const struct memwalk_decoder *d,
+					   struct folio *folio,
 					   struct memwalk_small_key *k)
 {
-	k->flags = mw_folio_flags_word(folio);
+	k->flags = mw_folio_flags_word(folio) & ~d->key_ignore;
 	k->mapping = (unsigned long)READ_ONCE(folio->mapping);
 	k->memcg = folio_memcg_word(folio);
 	k->mapcount = atomic_read(&folio->_mapcount);
@@ -194,6 +199,8 @@ static __always_inline bool folio_page_continues(struct memwalk_decoder *d,
 		return false;
 	if (!d->folio)
 		return true;
+	if (d->smaps)
+		return max(mapcount, 0) == run->mapcount;
 	folio_flags = run->folio_flags & ~KPF(HWPOISON);
 	if (mw_kpf_hwpoison(c->folio, page))
 		folio_flags |= KPF(HWPOISON);

@@ -234,6 +234,15 @@ static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
 	f->flags = zero ? 0 : folio_run_flags(folio);
 	if (!d->folio)
 		return;
+	if (d->smaps) {
+		/* What smaps counts with (see struct memwalk_decoder). */
+		f->refcount = min(max(folio_ref_count(folio), 0), 2);
+		f->nid = 0;
+		f->order = 0;
+		f->lru_gen = -1;
+		f->kpf = kpageflags_word(folio) & MEMWALK_SMAPS_KPF;
+		return;
+	}
 	f->refcount = max(folio_ref_count(folio), 0);
 	f->nid = folio_nid(folio);
 	f->order = folio_order(folio);
@@ -258,7 +267,7 @@ static void small_folio_fields(struct memwalk_decoder *d,
 	struct memwalk_small_memo *m = &d->small;
 	struct memwalk_small_key k;
 
-	small_key_read(folio, &k);
+	small_key_read(d, folio, &k);
 	if (small_memo_has(m, e, &k)) {
 		*f = m->f;
 		return;
@@ -320,6 +329,13 @@ void memwalk_page_fields(struct memwalk_decoder *d,
 	}
 	if (d->folio) {
 		run->folio_flags = c->f.kpf;
+		run->mapcount = max(mapcount, 0);
+		run->refcount = c->f.refcount;
+		run->nid = c->f.nid;
+		run->order = c->f.order;
+		run->lru_gen = c->f.lru_gen;
+	}
+	if (d->folio && !d->smaps) {
 		if (mw_kpf_hwpoison(folio, page))
 			run->folio_flags |= KPF(HWPOISON);
 		if (folio_test_large(folio)) {
@@ -331,11 +347,6 @@ void memwalk_page_fields(struct memwalk_decoder *d,
 					run->folio_flags |= FOLIO(PARTIAL);
 			}
 		}
-		run->mapcount = max(mapcount, 0);
-		run->refcount = c->f.refcount;
-		run->nid = c->f.nid;
-		run->order = c->f.order;
-		run->lru_gen = c->f.lru_gen;
 	}
 }
 
@@ -357,5 +368,10 @@ void memwalk_nonpresent_fields(struct memwalk_decoder *d, struct page *page,
 		return;
 	run->folio_flags = kpageflags_word(folio);
 	run->refcount = max(folio_ref_count(folio), 0);
+	if (d->smaps) {
+		run->folio_flags &= MEMWALK_SMAPS_KPF;
+		run->refcount = min_t(u32, run->refcount, 2);
+		return;
+	}
 	run->nid = folio_nid(folio);
 }

@@ -45,6 +45,9 @@ struct memwalk_file {
 };
 
 /* target.c */
+struct task_struct;
+int memwalk_target(const struct memwalk_access *acc, pid_t nr,
+		   struct mm_struct **mmp, struct task_struct **taskp);
 int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
 		      struct mm_struct **mmp);
 bool memwalk_may_mincore(const struct memwalk_access *acc,
@@ -161,6 +164,9 @@ struct memwalk_walk {
 
 int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 		    unsigned long end);
+int memwalk_range_check(u64 start, u64 end);
+int memwalk_walk_request(struct memwalk_walk *w, u64 start, u64 end);
+u64 memwalk_walk_end(const struct memwalk_walk *w, u64 end);
 bool memwalk_should_pause(struct memwalk_walk *w);
 int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 		     unsigned long start, unsigned long end);
@@ -216,6 +222,15 @@ struct memwalk_decoder {
 	bool entry_only;	/* read entries only (MEMWALK_SNAP_ENTRY_ONLY) */
 	bool hide_pfn;		/* PFNs and swap offsets read as 0 */
 	bool pfn_list;		/* runs may list PFNs (MEMWALK_SNAP_PFN_LIST) */
+	/*
+	 * With folio: fill only what smaps counts with (summary.c): the
+	 * kpageflags bits MEMWALK_SMAPS_KPF, the mapcount, the refcount up
+	 * to 2 (smaps asks "1 or more?"); no node, order, generation or
+	 * large-folio bits, so pages alike for smaps merge into one run.
+	 */
+	bool smaps;
+	/* Bits of a small folio's flags word the memo does not compare */
+	unsigned long key_ignore;
 	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
 	const struct folio *part_folio;
 	unsigned long part_seq;
@@ -245,6 +260,9 @@ struct memwalk_decoder {
  * @pfn_base: index in the caller's pfn_buf of @pfns[0]
  * @pfn_slots: room left in the caller's pfn_buf after @pfns
  * @open_last_pfn: PFN of the last page of @open, when it is listed
+ * @fold: if set, a run that is closed goes to it instead of @runs, which
+ *	then is not used (summary.c counts runs instead of keeping them);
+ *	called from the entry callbacks, under their locks
  */
 struct memwalk_run_sink {
 	struct memwalk_page_run *runs;
@@ -260,7 +278,30 @@ struct memwalk_run_sink {
 	u64 pfn_base;
 	u64 pfn_slots;
 	unsigned long open_last_pfn;
+	void (*fold)(struct memwalk_run_sink *sink,
+		     const struct memwalk_page_run *run);
 };
+
+/**
+ * struct memwalk_decoding - a walk whose every entry is decoded into a sink
+ * @walk: the walk; its callbacks find the rest with container_of()
+ * @dec: the decoder
+ * @sink: where its runs go
+ *
+ * The memwalk_decoding_*() walker callbacks (decode.c) serve any owner
+ * that embeds it (snapshot.c, summary.c); w->private stays the owner's.
+ */
+struct memwalk_decoding {
+	struct memwalk_walk walk;
+	struct memwalk_decoder dec;
+	struct memwalk_run_sink sink;
+};
+
+int memwalk_decoding_entry(struct memwalk_walk *w, const struct memwalk_entry *e);
+int memwalk_decoding_ptes(struct memwalk_walk *w, const struct memwalk_entry *e);
+int memwalk_decoding_table(struct memwalk_walk *w, const struct memwalk_entry *e);
+void memwalk_decoding_vma(struct memwalk_decoding *dw,
+			  struct vm_area_struct *vma, bool shmem_holes);
 
 void memwalk_decode_page(struct memwalk_decoder *d,
 			 const struct memwalk_entry *e, unsigned long addr,
@@ -301,6 +342,8 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 void memwalk_snap_free(struct memwalk_snap *s);
 long memwalk_ioctl_translate(const struct memwalk_access *acc,
 			     struct memwalk_translate __user *uarg);
+long memwalk_ioctl_summary(const struct memwalk_access *acc,
+			   struct memwalk_summary __user *uarg);	/* summary.c */
 
 /* main.c */
 void memwalk_fill_info(struct memwalk_info *info);

@@ -5,7 +5,8 @@
  * compared against the last one plus a step (pte_stretch(), ptes_step()),
  * PFN lists stored as they are read (pte_list_stretch(),
  * page_list_stretch()), and pages of one folio or with the same small
- * folio words as the last one (pte_page_stretch(), small_page_repeats()).
+ * folio words as the last one (pte_page_stretch(), small_page_repeats(),
+ * and where PFNs are hidden wherever they lie, hidden_pfn_stretch()).
  * This is the hot loop: what it calls per page is inline here or in
  * decode.h, and what runs once per folio (folio.c) or reads another data
  * source (shmem.c) is elsewhere.
@@ -299,7 +300,7 @@ static __always_inline struct folio *small_folio_at(struct memwalk_decoder *d,
 
 	if (folio_test_large(folio))
 		return NULL;
-	small_key_read(folio, &k);
+	small_key_read(d, folio, &k);
 	return small_memo_has(&d->small, e, &k) ? folio : NULL;
 }
 
@@ -364,38 +365,49 @@ static unsigned int pte_page_stretch(struct memwalk_decoder *d,
 }
 
 /*
- * How many PTEs after @pte (at most @max) join the open run, listed, when
- * pages are read: each with @v's bits and a small folio with the words
- * of the one d->fc caches, the run's last page (small_page_repeats()),
- * and a PFN that does not follow the one before.  A page cache filled
- * out of order: a load, a few compares and a store a page.  The open run
- * is listed; d->fc ends at the last page listed.  A section with a page
- * mapped under the lock held cannot go offline: its pages would have to
- * be unmapped first.
+ * Whether the raw words after @v (which maps @last, the open run's last
+ * page) can be read for pages like it: words as in memory, @v not
+ * PROT_NONE, a run of pages with a struct page (not special, not the zero
+ * page) whose last is the small folio d->fc caches under this lock, the
+ * memo filled under it too.
  */
-static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
-					       const struct memwalk_entry *e,
-					       struct memwalk_run_sink *sink,
-					       pte_t v, const pte_t *pte,
-					       unsigned int max)
+static bool small_tail_cached(const struct memwalk_decoder *d,
+			      const struct memwalk_entry *e,
+			      const struct memwalk_run_sink *sink, pte_t v,
+			      unsigned long last)
+{
+	const struct memwalk_folio_cache *c = &d->fc;
+
+	return mw_arch_pte_words_native() && !mw_arch_pte_pfn_inverted(pte_val(v)) &&
+	       !(sink->open.flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) &&
+	       c->folio && c->nr == 1 && !c->zero && c->seq == e->lock_seq &&
+	       c->first_pfn == last && d->small.seq == e->lock_seq;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) have @v's bits and a small folio
+ * with the words of the one d->fc caches (small_page_repeats()), the
+ * page @v maps, whose PFN is *@last; with @out, each PFN is stored there
+ * and a PFN that follows the one before ends them (a run of its own is
+ * cheaper).  d->fc and *@last end at the last page taken.  A section with
+ * a page mapped under the lock held cannot go offline: its pages would
+ * have to be unmapped first.  Inline in each caller, @out constant there.
+ */
+static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
+						      const struct memwalk_entry *e,
+						      pte_t v, const pte_t *pte,
+						      unsigned int max,
+						      unsigned long *last, u64 *out)
 {
 	struct memwalk_folio_cache *c = &d->fc;
 	u64 notmask = ~MW_ARCH_PTE_PFN_MASK, bits = pte_val(v) & notmask;
-	unsigned long zero = mw_arch_zero_pfn();
-	unsigned long pfn, last = sink->open_last_pfn;
-	u64 *out = sink->pfns + sink->pfn_nr;
+	unsigned long zero = mw_arch_zero_pfn(), pfn, prev = *last;
 	struct folio *folio = c->folio;
 	/* Sections (the first 64) found online whole: they stay so here. */
 	u64 online = 0;
 	unsigned long sec;
 	unsigned int n;
 
-	if (!mw_arch_pte_words_native() || mw_arch_pte_pfn_inverted(pte_val(v)) ||
-	    (sink->open.flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) ||
-	    !folio || c->nr != 1 || c->zero || c->seq != e->lock_seq ||
-	    c->first_pfn != last || d->small.seq != e->lock_seq)
-		return 0;
-	max = list_room(sink, max);
 	for (n = 0; n < max; n++) {
 		u64 nv = READ_ONCE(pte[1 + n].pte);
 		struct folio *next;
@@ -403,7 +415,7 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 		if ((nv & notmask) != bits)
 			break;
 		pfn = mw_arch_word_pfn(nv ^ bits);
-		if (pfn == zero || pfn == last + 1)
+		if (pfn == zero || (out && pfn == prev + 1))
 			break;
 		sec = pfn_to_section_nr(pfn);
 		if (sec >= 64 || !(online & BIT_ULL(sec))) {
@@ -415,14 +427,62 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 		next = small_folio_at(d, e, pfn);
 		if (!next)
 			break;
-		out[n] = pfn;
-		last = pfn;
+		if (out)
+			out[n] = pfn;
+		prev = pfn;
 		folio = next;
 	}
 	c->folio = folio;
-	c->first_pfn = last;
+	c->first_pfn = prev;
+	*last = prev;
+	return n;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) join the open run, listed, when
+ * pages are read: each with @v's bits and a small folio with the words
+ * of the run's last page, and a PFN that does not follow the one before
+ * (small_pages_alike()).  A page cache filled out of order: a load, a
+ * few compares and a store a page.  The open run is listed.
+ */
+static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
+					       const struct memwalk_entry *e,
+					       struct memwalk_run_sink *sink,
+					       pte_t v, const pte_t *pte,
+					       unsigned int max)
+{
+	unsigned long last = sink->open_last_pfn;
+	unsigned int n;
+
+	if (!small_tail_cached(d, e, sink, v, last))
+		return 0;
+	n = small_pages_alike(d, e, v, pte, list_room(sink, max), &last,
+			      sink->pfns + sink->pfn_nr);
 	list_took(sink, n, last);
 	return n;
+}
+
+/*
+ * How many PTEs after @pte (at most @max) join the open run when PFNs are
+ * hidden (no PFN need follow the one before): each with @v's bits and a
+ * small folio with the words of the run's last page, wherever it lies
+ * (small_pages_alike()).  A load and a few compares a page: what a
+ * summary (summary.c) or a snapshot without PFNs spends on pages alike.
+ */
+static noinline unsigned int hidden_pfn_stretch(struct memwalk_decoder *d,
+						const struct memwalk_entry *e,
+						const struct memwalk_run_sink *sink,
+						pte_t v, const pte_t *pte,
+						unsigned int max)
+{
+	unsigned long last = pte_pfn(v);
+
+	if ((sink->open.flags & MEMWALK_RUN_PFN_LIST) ||
+	    !small_tail_cached(d, e, sink, v, last))
+		return 0;
+	return small_pages_alike(d, e, v, pte,
+				 min(max, U32_MAX - sink->open.nr_pages), &last,
+				 NULL);
 }
 
 /* As sink_add_repeat(), for a page that does not join a list. */
@@ -547,12 +607,17 @@ static noinline int decode_ptes(struct memwalk_decoder *d,
 		} else if (sink->open.flags & MEMWALK_RUN_PFN_LIST) {
 			n = page_list_stretch(d, &pe, sink, v, pte, max);
 			prev_pfn = sink->open_last_pfn;
-		} else if (max && pte_val(ptep_get(pte + 1)) ==
-				  pte_val(v) + MW_ARCH_PTE_PFN_STEP) {
-			n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
-			prev_pfn = pfn + n;
 		} else {
-			n = 0;
+			/* Hidden PFNs: alike pages join wherever they lie. */
+			n = d->hide_pfn ?
+			    hidden_pfn_stretch(d, &pe, sink, v, pte, max) : 0;
+			if (n) {
+				prev_pfn = d->fc.first_pfn;
+			} else if (max && pte_val(ptep_get(pte + 1)) ==
+					  pte_val(v) + MW_ARCH_PTE_PFN_STEP) {
+				n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
+				prev_pfn = pfn + n;
+			}
 		}
 		/*
 		 * The stretched entries have @v's bits, so @v stays prev: a

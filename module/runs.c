@@ -8,7 +8,8 @@
  *
  * Locking: none of its own.  The sink belongs to one walk, called from
  * its entry callbacks under a page-table lock; its bounce buffers are
- * copied out between lock holds by the owner (snapshot.c).
+ * copied out between lock holds by the owner (snapshot.c), or its closed
+ * runs counted as they close (->fold, summary.c).
  */
 #include <linux/errno.h>
 #include <linux/limits.h>
@@ -50,7 +51,9 @@ static int sink_push(struct memwalk_decoder *d, struct memwalk_walk *w,
 		     struct memwalk_run_sink *sink,
 		     const struct memwalk_page_run *run)
 {
-	if (sink->have_open) {
+	if (sink->have_open && sink->fold) {
+		sink->fold(sink, &sink->open);
+	} else if (sink->have_open) {
 		if (sink->nr + 2 > sink->slots) {
 			w->next = run->start;
 			return MEMWALK_WALK_STOP;
@@ -60,7 +63,7 @@ static int sink_push(struct memwalk_decoder *d, struct memwalk_walk *w,
 			return MEMWALK_WALK_PAUSE;
 		}
 		sink->runs[sink->nr++] = sink->open;
-	} else if (sink->nr >= sink->slots) {
+	} else if (!sink->fold && sink->nr >= sink->slots) {
 		w->next = run->start;
 		return MEMWALK_WALK_STOP;
 	}

@@ -68,11 +68,8 @@ struct memwalk_snap {
 	struct snap_buffers buf;	/* first: not cleared for reuse */
 	const struct memwalk_access *acc;	/* the opener's (chardev.c) */
 	struct memwalk_snapshot req;
-	struct memwalk_decoder dec;
-	struct memwalk_walk walk;
-
-	/* Page runs: bounce buffer and open run, runs copied out. */
-	struct memwalk_run_sink sink;
+	/* The walk; page runs: bounce buffer and open run, runs copied out. */
+	struct memwalk_decoding dw;
 	u64 nr_out;
 	u64 run_slots;		/* runs the caller's buffer holds */
 	u64 pfn_total;		/* PFNs its pfn_buf holds */
@@ -94,34 +91,6 @@ struct memwalk_snap {
 
 /* snap_get() clears what follows buf. */
 static_assert(offsetof(struct memwalk_snap, buf) == 0);
-
-/* The walker's entry callbacks: every kind of entry becomes runs. */
-static int snap_entry(struct memwalk_walk *w, const struct memwalk_entry *e)
-{
-	struct memwalk_snap *s = w->private;
-
-	return memwalk_decode_entry(&s->dec, w, e, &s->sink);
-}
-
-static int snap_ptes(struct memwalk_walk *w, const struct memwalk_entry *e)
-{
-	struct memwalk_snap *s = w->private;
-
-	return memwalk_decode_ptes(&s->dec, w, e, &s->sink);
-}
-
-/*
- * ->table: an upper-level entry.  A none one in a shmem VMA (want_none is
- * set only there) is a hole to look up in the page cache.
- */
-static int snap_table(struct memwalk_walk *w, const struct memwalk_entry *e)
-{
-	struct memwalk_snap *s = w->private;
-
-	if (e->val || !s->dec.shmem)
-		return MEMWALK_WALK_CONTINUE;
-	return memwalk_decode_shmem_hole(&s->dec, w, e->addr, e->end, &s->sink);
-}
 
 /* Take back the last VMA record written (none of its pages were walked). */
 static void snap_unemit_vma(struct memwalk_snap *s)
@@ -187,14 +156,10 @@ static int snap_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 	}
 	if (!(s->req.flags & MEMWALK_SNAP_PAGES))
 		return MEMWALK_WALK_SKIP;
-	s->dec.vma = vma;
-	s->dec.part_folio = NULL;
-	s->dec.shmem = NULL;
-	if (!s->dec.entry_only && vma->vm_file &&
-	    shmem_mapping(vma->vm_file->f_mapping) &&
-	    memwalk_may_mincore(s->acc, vma))
-		s->dec.shmem = vma->vm_file->f_mapping;
-	w->want_none = !!s->dec.shmem;
+	/* Pages in swap where no entry is: where mincore() would tell. */
+	memwalk_decoding_vma(&s->dw, vma, !s->dw.dec.entry_only && vma->vm_file &&
+			     shmem_mapping(vma->vm_file->f_mapping) &&
+			     memwalk_may_mincore(s->acc, vma));
 	return MEMWALK_WALK_CONTINUE;
 }
 
@@ -259,7 +224,7 @@ static void bounce_grow(void **buf, u32 *alloc, u32 *cap, u64 slots,
 static int snap_flush(struct memwalk_walk *w)
 {
 	struct memwalk_snap *s = w->private;
-	struct memwalk_run_sink *sink = &s->sink;
+	struct memwalk_run_sink *sink = &s->dw.sink;
 	bool runs_full = sink->nr == sink->cap, pfns_full = sink->pfn_nr == sink->pfn_cap;
 	void __user *dst;
 
@@ -302,37 +267,35 @@ static int snap_flush(struct memwalk_walk *w)
 
 static const struct memwalk_walk_ops snap_ops = {
 	.vma		= snap_vma,
-	.table		= snap_table,
-	.pte_range	= snap_ptes,
-	.pmd_entry	= snap_entry,
-	.pud_entry	= snap_entry,
-	.hugetlb_entry	= snap_entry,
+	.table		= memwalk_decoding_table,
+	.pte_range	= memwalk_decoding_ptes,
+	.pmd_entry	= memwalk_decoding_entry,
+	.pud_entry	= memwalk_decoding_entry,
+	.hugetlb_entry	= memwalk_decoding_entry,
 	.flush		= snap_flush,
 };
 
 /* The open run is written last; its slot was kept. */
 static int snap_finish(struct memwalk_snap *s)
 {
-	struct memwalk_run_sink *sink = &s->sink;
+	struct memwalk_run_sink *sink = &s->dw.sink;
 	int ret;
 
 	s->finishing = true;
 	if (!sink->have_open)
 		return 0;
 	if (sink->nr == sink->cap) {
-		ret = snap_flush(&s->walk);
+		ret = snap_flush(&s->dw.walk);
 		if (ret)
 			return ret;
 	}
 	sink->runs[sink->nr++] = sink->open;
 	sink->have_open = false;
-	return snap_flush(&s->walk);
+	return snap_flush(&s->dw.walk);
 }
 
 static int snap_check(const struct memwalk_snapshot *req)
 {
-	unsigned long end = req->end ? req->end : TASK_SIZE_MAX;
-
 	if (req->flags & ~SNAP_KNOWN_FLAGS || req->__reserved)
 		return -EINVAL;
 	if (!(req->flags & (MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES)))
@@ -341,10 +304,7 @@ static int snap_check(const struct memwalk_snapshot *req)
 	if ((req->flags & MEMWALK_SNAP_FOLIO) &&
 	    (req->flags & MEMWALK_SNAP_ENTRY_ONLY))
 		return -EINVAL;
-	if (!PAGE_ALIGNED(req->start) || !PAGE_ALIGNED(req->end))
-		return -EINVAL;
-	if (req->end > TASK_SIZE_MAX || req->start > end ||
-	    (req->end && req->start >= req->end))
+	if (memwalk_range_check(req->start, req->end))
 		return -EINVAL;
 	/* A buffer that is asked for and has a size needs an address. */
 	if ((req->flags & MEMWALK_SNAP_VMAS) && req->vma_buf_len &&
@@ -365,7 +325,7 @@ static int snap_check(const struct memwalk_snapshot *req)
  */
 static int snap_alloc(struct memwalk_snap *s)
 {
-	struct memwalk_run_sink *sink = &s->sink;
+	struct memwalk_run_sink *sink = &s->dw.sink;
 	struct snap_buffers *buf = &s->buf;
 	int ret;
 
@@ -380,7 +340,7 @@ static int snap_alloc(struct memwalk_snap *s)
 		if (sink->cap)
 			sink->runs = buf->runs;
 	}
-	if (s->dec.pfn_list) {
+	if (s->dw.dec.pfn_list) {
 		sink->pfn_slots = div_u64(s->req.pfn_buf_len, sizeof(u64));
 		s->pfn_total = sink->pfn_slots;
 		ret = bounce_first((void **)&buf->pfns, &buf->pfn_alloc,
@@ -390,7 +350,7 @@ static int snap_alloc(struct memwalk_snap *s)
 		if (sink->pfn_cap)
 			sink->pfns = buf->pfns;
 		else
-			s->dec.pfn_list = false;
+			s->dw.dec.pfn_list = false;
 	}
 	if (s->req.flags & MEMWALK_SNAP_VMAS) {
 		if (!buf->namebuf)
@@ -447,16 +407,12 @@ static void snap_put(struct memwalk_snap **spare, struct memwalk_snap *s)
 static int snap_run(struct memwalk_snap *s, struct mm_struct *mm)
 {
 	unsigned long start = s->req.start;
-	unsigned long end = s->req.end ? s->req.end : TASK_SIZE_MAX;
-	int ret = 0;
+	int ret;
 
-	s->walk.ops = &snap_ops;
-	s->walk.mm = mm;
-	s->walk.private = s;
-	s->walk.next = start;
-
-	if (start < end)
-		ret = memwalk_walk_mm(&s->walk, start, end);
+	s->dw.walk.ops = &snap_ops;
+	s->dw.walk.mm = mm;
+	s->dw.walk.private = s;
+	ret = memwalk_walk_request(&s->dw.walk, start, s->req.end);
 	if (ret < 0)
 		return ret;
 	/*
@@ -466,30 +422,27 @@ static int snap_run(struct memwalk_snap *s, struct mm_struct *mm)
 	 * caller's bytes (which vma_bytes then no longer counts).
 	 */
 	if (ret == MEMWALK_WALK_STOP && s->vma_emitted &&
-	    s->walk.next <= s->last_walk_start)
+	    s->dw.walk.next <= s->last_walk_start)
 		snap_unemit_vma(s);
 	/* A full buffer before any progress, or before any record at all. */
 	if (ret == MEMWALK_WALK_STOP &&
-	    (s->walk.next == start ||
-	     (!s->vma_out && !s->vbuf_used && !s->nr_out && !s->sink.nr &&
-	      !s->sink.have_open)))
+	    (s->dw.walk.next == start ||
+	     (!s->vma_out && !s->vbuf_used && !s->nr_out && !s->dw.sink.nr &&
+	      !s->dw.sink.have_open)))
 		ret = -ENOSPC;
 	if (ret == -ENOSPC)
-		s->walk.next = start;
+		s->dw.walk.next = start;
 	else
 		ret = snap_finish(s);
 
-	s->req.walk_end = s->walk.next;
-	/* end == 0 asked for "all": the walk is done when walk_end == end. */
-	if (!s->req.end && s->walk.next >= end)
-		s->req.walk_end = 0;
+	s->req.walk_end = memwalk_walk_end(&s->dw.walk, s->req.end);
 	s->req.vma_bytes = s->vma_out;
 	s->req.nr_runs = s->nr_out;
-	s->req.nr_pfns = s->sink.pfn_base;
+	s->req.nr_pfns = s->dw.sink.pfn_base;
 	s->req.run_size = sizeof(struct memwalk_page_run);
-	s->req.lock_drops = s->walk.lock_drops;
-	s->req.max_lock_ns = s->walk.max_lock_ns;
-	s->req.total_lock_ns = s->walk.total_lock_ns;
+	s->req.lock_drops = s->dw.walk.lock_drops;
+	s->req.max_lock_ns = s->dw.walk.max_lock_ns;
+	s->req.total_lock_ns = s->dw.walk.total_lock_ns;
 	return ret;
 }
 
@@ -533,11 +486,11 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 
 	s->acc = acc;
 	/* Folio state is root's, as /proc/kpageflags and kpagecount are. */
-	s->dec.folio = (s->req.flags & MEMWALK_SNAP_FOLIO) && acc->full;
-	s->dec.entry_only = s->req.flags & MEMWALK_SNAP_ENTRY_ONLY;
-	s->dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
-	s->dec.pfn_list = (s->req.flags & MEMWALK_SNAP_PFN_LIST) &&
-			  (s->req.flags & MEMWALK_SNAP_PAGES) && !s->dec.hide_pfn;
+	s->dw.dec.folio = (s->req.flags & MEMWALK_SNAP_FOLIO) && acc->full;
+	s->dw.dec.entry_only = s->req.flags & MEMWALK_SNAP_ENTRY_ONLY;
+	s->dw.dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
+	s->dw.dec.pfn_list = (s->req.flags & MEMWALK_SNAP_PFN_LIST) &&
+			  (s->req.flags & MEMWALK_SNAP_PAGES) && !s->dw.dec.hide_pfn;
 	ret = snap_alloc(s);
 	if (ret)
 		goto out_free;
@@ -551,9 +504,9 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 		goto out_free;
 
 	/* Tell the caller what was hidden, asked for or not (lab mode). */
-	if (s->dec.hide_pfn)
+	if (s->dw.dec.hide_pfn)
 		s->req.flags |= MEMWALK_SNAP_NO_PFN;
-	if (!s->dec.folio)
+	if (!s->dw.dec.folio)
 		s->req.flags &= ~MEMWALK_SNAP_FOLIO;
 	s->req.size = min_t(u32, usize, sizeof(s->req));
 	if (copy_to_user(uarg, &s->req, s->req.size))

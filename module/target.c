@@ -152,10 +152,11 @@ bool memwalk_may_mincore(const struct memwalk_access *acc,
 }
 
 /**
- * memwalk_target_mm() - the mm of process @nr, if the opener may see it
+ * memwalk_target() - process @nr and its mm, if the opener may see it
  * @acc: the opener's access, from chardev.c
  * @nr: process (or thread) id in the caller's pid namespace
  * @mmp: set to the mm, with an mm_users reference (drop with mmput())
+ * @taskp: set to the task, with a reference (put_task_struct())
  *
  * Locking: none held; sleeps.
  *
@@ -163,8 +164,8 @@ bool memwalk_may_mincore(const struct memwalk_access *acc,
  * thread, or a process that has exited); -EACCES if lab-mode rules (those
  * of ptrace-read) deny it; -EINTR on a fatal signal.
  */
-int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
-		      struct mm_struct **mmp)
+int memwalk_target(const struct memwalk_access *acc, pid_t nr,
+		   struct mm_struct **mmp, struct task_struct **taskp)
 {
 	struct task_struct *task;
 	struct mm_struct *mm;
@@ -184,12 +185,24 @@ int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
 		mm = get_task_mm(task);
 	else
 		mm = lab_task_mm(acc, task);
-	put_task_struct(task);
 
-	if (IS_ERR(mm))
-		return PTR_ERR(mm);
-	if (!mm)
-		return -ESRCH;
+	if (IS_ERR_OR_NULL(mm)) {
+		put_task_struct(task);
+		return mm ? PTR_ERR(mm) : -ESRCH;
+	}
 	*mmp = mm;
+	*taskp = task;
 	return 0;
+}
+
+/* memwalk_target() for the mm alone. */
+int memwalk_target_mm(const struct memwalk_access *acc, pid_t nr,
+		      struct mm_struct **mmp)
+{
+	struct task_struct *task;
+	int ret = memwalk_target(acc, nr, mmp, &task);
+
+	if (!ret)
+		put_task_struct(task);
+	return ret;
 }

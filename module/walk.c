@@ -702,3 +702,61 @@ int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 			return -EINTR;
 	}
 }
+
+/**
+ * memwalk_range_check() - whether a request may name [@start, @end)
+ * @start: first address
+ * @end: end (exclusive), or 0 for the end of user space
+ *
+ * Locking: none.
+ *
+ * Return: 0, or -EINVAL when either is not page aligned, @end lies beyond
+ * user space, or the range is empty (@start >= @end, @end not 0).
+ */
+int memwalk_range_check(u64 start, u64 end)
+{
+	u64 last = end ? end : TASK_SIZE_MAX;
+
+	if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(end))
+		return -EINVAL;
+	if (end > TASK_SIZE_MAX || start > last || (end && start >= end))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * memwalk_walk_request() - memwalk_walk_mm() over a request's range
+ * @w: as for memwalk_walk_mm(); w->next is set to @start first
+ * @start: first address, checked by memwalk_range_check()
+ * @end: end, or 0 for the end of user space
+ *
+ * Locking: as memwalk_walk_mm().
+ *
+ * Return: as memwalk_walk_mm(); 0 for an empty range.
+ */
+int memwalk_walk_request(struct memwalk_walk *w, u64 start, u64 end)
+{
+	u64 last = end ? end : TASK_SIZE_MAX;
+
+	w->next = start;
+	if (start >= last)
+		return 0;
+	return memwalk_walk_mm(w, start, last);
+}
+
+/**
+ * memwalk_walk_end() - where a request's walk stopped, as it is reported
+ * @w: the walk done by memwalk_walk_request()
+ * @end: the request's end
+ *
+ * Locking: none.
+ *
+ * Return: w->next; 0 when @end is 0 ("all") and the walk is done, so that
+ * "call again until walk_end == end" holds there too.
+ */
+u64 memwalk_walk_end(const struct memwalk_walk *w, u64 end)
+{
+	if (!end && w->next >= TASK_SIZE_MAX)
+		return 0;
+	return w->next;
+}

@@ -7,18 +7,27 @@
 #   MEMWALK_BENCH_RUNS (1000000)  page runs of the generated snapshot
 #   MEMWALK_BENCH_ONLY=client  only `memwalk-client PID` against
 #     `cat /proc/PID/smaps` (60,000 VMAs), in one guest per line
+#   MEMWALK_BENCH_ONLY=ps  only `memwalk-client ps` against every
+#     /proc/PID/smaps_rollup (200 processes), in one guest per line
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 lines=${1:-6.12}
 make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
 make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
-if [ "${MEMWALK_BENCH_ONLY:-}" = client ]; then
+# One half alone, in one guest per line: bench-client.sh or bench-ps.sh.
+if [ -n "${MEMWALK_BENCH_ONLY:-}" ]; then
+	only=$MEMWALK_BENCH_ONLY
+	case $only in
+	client) what="memwalk-client PID against cat smaps" ;;
+	ps) what="memwalk-client ps against every smaps_rollup" ;;
+	*) die "MEMWALK_BENCH_ONLY=$only: client or ps" ;;
+	esac
 	for line in $lines; do
 		"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
-		log "memwalk-client PID against cat smaps on $line under QEMU/TCG -icount"
+		log "$what on $line under QEMU/TCG -icount"
 		MW_VM_MEM=2048 MW_VM_CPUS=1 MW_VM_ICOUNT="shift=0,sleep=off" \
 		MW_VM_TIMEOUT=1800 \
-			"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-client.sh" bench-client
+			"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-$only.sh" "bench-$only"
 	done
 	exit 0
 fi

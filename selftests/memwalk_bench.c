@@ -21,9 +21,12 @@
  *
  * The ps half: `memwalk-client ps` over MEMWALK_BENCH_PS_PROCS (default
  * 100) targets, each with a child sharing half its pages, against reading
- * every /proc/PID/smaps_rollup (what smem and ps_mem do), and the longest
- * mmap_lock hold of a ps walk (ps's mode: folio state, no PFNs) of any
- * target.  MEMWALK_BENCH_ONLY=ps runs this half alone.
+ * every /proc/PID/smaps_rollup (what smem and ps_mem do); then where ps's
+ * time goes: its MEMWALK_IOC_VMA_SUMMARY calls alone, the /proc/PID/cmdline
+ * reads it makes, and for comparison the snapshots (folio state, no PFNs)
+ * it took before the summary request; and the longest mmap_lock hold of a
+ * summary and of a snapshot of any target.  MEMWALK_BENCH_ONLY=ps runs
+ * this half alone.
  *
  * The client half: `memwalk-client PID` (the table, to /dev/null) against
  * `cat /proc/PID/smaps` on a process of MEMWALK_BENCH_VMAS (default 60000)
@@ -546,18 +549,52 @@ static void start_ps_targets(pid_t *pids, int n, size_t len, int devfd)
 /* ps's walk: folio state for Pss, no PFNs (they would split runs). */
 #define PS_MODE		(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN)
 
-/*
- * The module's part of ps: a snapshot of every process with a command
- * line (kernel threads have none), the walks' time only.
- */
-static double snapshots_all(int fd)
+/* MEMWALK_IOC_VMA_SUMMARY of all of @pid; its longest hold in *@hold_ns. */
+static double memwalk_summary(int fd, pid_t pid, uint64_t *hold_ns)
 {
+	static struct memwalk_vma_summary recs[4096];
+	struct memwalk_summary s;
+	double t0 = now();
+	uint64_t start = 0;
+
+	*hold_ns = 0;
+	do {
+		memset(&s, 0, sizeof(s));
+		s.size = sizeof(s);
+		s.pid = pid;
+		s.start = start;
+		s.buf = (uintptr_t)recs;
+		s.buf_len = sizeof(recs);
+		if (ioctl(fd, MEMWALK_IOC_VMA_SUMMARY, &s))
+			return now() - t0;	/* exited meanwhile, or a kernel thread */
+		if (s.max_lock_ns > *hold_ns)
+			*hold_ns = s.max_lock_ns;
+		start = s.walk_end;
+	} while (start);
+	return now() - t0;
+}
+
+/* What each_process() does for a process with a command line. */
+enum ps_part { PS_CMDLINE, PS_SUMMARY, PS_SNAPSHOT };
+
+/*
+ * What ps does per process but for its output: read /proc/PID/cmdline
+ * and, for a process that has one (kernel threads do not), a summary or a
+ * snapshot (ps's mode before the summary request).  The whole loop's
+ * time; the snapshots' own in *@walks.
+ */
+static double each_process(int fd, enum ps_part part, double *walks)
+{
+	static char buf[4096];
 	struct dirent *de;
 	DIR *dir = opendir("/proc");
-	char path[64], c;
-	double t = 0;
+	double t0 = now();
+	uint64_t hold;
+	char path[64];
+	ssize_t n;
 	int cfd;
 
+	*walks = 0;
 	while (dir && (de = readdir(dir))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
@@ -565,13 +602,16 @@ static double snapshots_all(int fd)
 		cfd = open(path, O_RDONLY);
 		if (cfd < 0)
 			continue;
-		if (read(cfd, &c, 1) == 1)
-			t += memwalk_snapshot(fd, atoi(de->d_name), 0, 0, PS_MODE).secs;
+		n = read(cfd, buf, sizeof(buf));
 		close(cfd);
+		if (n > 0 && part == PS_SUMMARY)
+			memwalk_summary(fd, atoi(de->d_name), &hold);
+		if (n > 0 && part == PS_SNAPSHOT)
+			*walks += memwalk_snapshot(fd, atoi(de->d_name), 0, 0, PS_MODE).secs;
 	}
 	if (dir)
 		closedir(dir);
-	return t;
+	return now() - t0;
 }
 
 /* Every /proc/PID/smaps_rollup read, as smem and ps_mem do. */
@@ -607,8 +647,8 @@ static void ps_half(int fd, int reps)
 	const char *client = getenv("MEMWALK_CLIENT");
 	int n = n_s ? atoi(n_s) : 100, i, procs = 0;
 	size_t len = (size_t)(mib_s ? atol(mib_s) : 4) << 20;
-	double t_ps = 0, t_rollup = 0, t_kernel = 0;
-	uint64_t max_hold = 0;
+	double t_ps = 0, t_rollup = 0, t_kernel = 0, t_cmdline = 0, t_parts = 0, walks;
+	uint64_t max_hold = 0, max_sum_hold = 0, hold;
 	struct dirent *de;
 	long rss;
 	pid_t *pids = calloc(n, sizeof(*pids));
@@ -632,16 +672,23 @@ static void ps_half(int fd, int reps)
 
 		if (r.max_lock_ns > max_hold)
 			max_hold = r.max_lock_ns;
+		memwalk_summary(fd, pids[i], &hold);
+		if (hold > max_sum_hold)
+			max_sum_hold = hold;
 	}
-	BEST(snapshots_all(fd), t_kernel);
+	BEST((each_process(fd, PS_SNAPSHOT, &walks), walks), t_kernel);
+	BEST(each_process(fd, PS_CMDLINE, &walks), t_cmdline);
+	BEST(each_process(fd, PS_SUMMARY, &walks), t_parts);
 	printf("# ps half: %d targets (and a child each) of %zu MiB anon + %zu MiB file, %d processes in all, %d reps, best of each\n",
 	       n, len >> 20, len >> 20, procs, reps);
 	printf("ps vs reading every smaps_rollup: %.2fx faster (target >= 5x) (%.3f s vs %.3f s; ps's max RSS %ld KiB)\n",
 	       t_rollup / t_ps, t_ps, t_rollup, rss);
-	printf("ps's walks alone (the ioctls for every process, no client) vs every smaps_rollup: %.2fx faster (%.3f s)\n",
+	printf("ps's part in the kernel: every cmdline read and summary call, no client: %.2fx faster than every smaps_rollup (%.3f s: cmdline reads %.3f s, summaries %.3f s); ps outside them %.3f s\n",
+	       t_rollup / t_parts, t_parts, t_cmdline, t_parts - t_cmdline, t_ps - t_parts);
+	printf("snapshots instead (folio state, no PFNs, as ps took them before the summary request) vs every smaps_rollup: %.2fx faster (%.3f s)\n",
 	       t_rollup / t_kernel, t_kernel);
-	printf("ps: longest mmap_lock hold of a target %.3f ms (target <= 2 ms); smaps_rollup holds it for its whole walk\n",
-	       max_hold / 1e6);
+	printf("ps: longest mmap_lock hold of a target %.3f ms by a summary, %.3f ms by a snapshot (target <= 2 ms); smaps_rollup holds it for its whole walk\n",
+	       max_sum_hold / 1e6, max_hold / 1e6);
 	for (i = 0; i < n; i++)
 		kill(pids[i], SIGKILL);
 	for (i = 0; i < n; i++)

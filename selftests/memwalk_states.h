@@ -47,6 +47,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_labmode.h"
 #include "memwalk_snapshot_lib.h"
 #include "memwalk_util.h"
 
@@ -97,9 +98,7 @@ static struct mw_logcap page_cap;
 
 static bool lab_loaded(void)
 {
-	char param[8] = "";
-
-	return !mw_read_file(LAB_PARAM, param, sizeof(param)) && param[0] == 'Y';
+	return mw_lab_loaded();
 }
 
 /* A directory of the disk file system the unprivileged target may write. */
@@ -339,35 +338,7 @@ static MW_UNUSED bool kpf_has(uint64_t pfn, unsigned int bit)
 	return !mw_kpageflags(pfn, &kpf) && (kpf & (1ULL << bit));
 }
 
-/*
- * Keep only the variants of the states fixture that fit the loaded
- * module (see the top of this file), then run the harness.
- */
-#define STATES_HARNESS_MAIN						\
-int main(int argc, char **argv)						\
-{									\
-	struct __fixture_variant_metadata *v, *next, *head = NULL, *tail = NULL; \
-	bool lab = lab_loaded();					\
-									\
-	for (v = _states_fixture_object.variant; v; v = next) {		\
-		next = v->next;						\
-		if (((const FIXTURE_VARIANT(states) *)v->data)->lab != lab) \
-			continue;					\
-		v->next = NULL;						\
-		if (!head)						\
-			head = v;					\
-		else							\
-			tail->next = v;					\
-		v->prev = tail ? tail : v;				\
-		tail = v;						\
-	}								\
-	if (head)							\
-		head->prev = tail;					\
-	_states_fixture_object.variant = head;				\
-	states_target_start(lab);					\
-	ksft_print_msg("%s=%s: the %s variants of the states tests\n",	\
-		       LAB_PARAM, lab ? "Y" : "N", lab ? "lab" : "root"); \
-	return test_harness_run(argc, argv);				\
-}
+/* Only the variants that fit the loaded module (memwalk_labmode.h). */
+#define STATES_HARNESS_MAIN MW_LAB_HARNESS_MAIN(states, states_target_start)
 
 #endif /* MEMWALK_STATES_H */

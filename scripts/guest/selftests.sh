@@ -59,7 +59,8 @@ snapshot_guest_setup() {
 snapshot_guest_setup
 # The states suites run their root variants here and their lab variant in
 # the lab pass below (memwalk_states.h): each (test, variant) once.
-snap_suites="memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap_abi memwalk_churn"
+snap_suites="memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap_abi memwalk_churn
+	memwalk_summary"
 client_suites="memwalk_client memwalk_client_diff memwalk_client_pages memwalk_client_ps
 	memwalk_client_watch memwalk_labs"
 # The reliability lane looks for the module's splats and leaks: the client
@@ -85,7 +86,7 @@ fi
 # suites run their lab variant alone under this load.
 if insmod "$MEMWALK_KO" lab_mode=1; then
 	echo "ok - insmod memwalk.ko lab_mode=1"
-	for t in memwalk_states memwalk_states_oracle memwalk_snapshot_lab; do
+	for t in memwalk_states memwalk_states_oracle memwalk_summary memwalk_snapshot_lab; do
 		[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 		echo "# ==== $t"
 		"./$t" || echo "not ok - $t exited with status $?"

@@ -50,6 +50,7 @@ struct memwalk_info {
 #define MEMWALK_FEAT_DEBUGFS		(1ULL << 1)	/* debugfs directory present */
 #define MEMWALK_FEAT_SNAPSHOT		(1ULL << 2)	/* MEMWALK_IOC_SNAPSHOT/TRANSLATE */
 #define MEMWALK_FEAT_MGLRU		(1ULL << 3)	/* runs report MGLRU generations */
+#define MEMWALK_FEAT_VMA_SUMMARY	(1ULL << 4)	/* MEMWALK_IOC_VMA_SUMMARY */
 
 #define MEMWALK_IOC_INFO	_IOWR(MEMWALK_IOC_MAGIC, 0x00, struct memwalk_info)
 
@@ -343,6 +344,104 @@ struct memwalk_translate {
 #define MEMWALK_TRANSLATE_SIZE_VER0	200
 
 #define MEMWALK_IOC_TRANSLATE	_IOWR(MEMWALK_IOC_MAGIC, 0x02, struct memwalk_translate)
+
+/*
+ * MEMWALK_IOC_VMA_SUMMARY: what /proc/PID/smaps counts for each VMA of
+ * [start, end) of process @pid, without the page runs.
+ *
+ * The same walk as MEMWALK_IOC_SNAPSHOT (bounded mmap_lock holds, the
+ * same decoding of every entry), but each page is counted where it is met
+ * instead of reported: one struct memwalk_vma_summary per VMA, rec_size
+ * bytes each, in address order, in buf.  The counts follow the rules of
+ * fs/proc/task_mmu.c (smaps_account() and its callers) as the kernel
+ * running them applies them, in bytes; the Pss fields are in bytes <<
+ * MEMWALK_PSS_SHIFT, as smaps sums them before it prints, so that a sum
+ * over VMAs shifted down once is what /proc/PID/smaps_rollup prints (its
+ * kB are these bytes >> 10).  Locked is Pss of the VMAs with
+ * MEMWALK_VMA_LOCKED.  SwapPss is not reported: it needs the swap map's
+ * counts, which no kernel line exports to modules.
+ *
+ * A VMA the walk finds changed after it dropped the lock inside it (split,
+ * merged, mprotect()ed) is reported in pieces: each record's start and
+ * end are the range it counted, within the VMA as it was then; flags are
+ * the VMA's.  Records never overlap.
+ *
+ * The call stops when the buffer has no room for the next VMA's record or
+ * the range is done; walk_end says where: call again with start =
+ * walk_end until walk_end == end (end == 0: the whole space, walk_end 0
+ * when done).  If not even one record fits, the call fails with ENOSPC.
+ *
+ * The counts are what smaps shows whoever may read it (ptrace-read), so a
+ * lab-mode opener (the module's lab_mode) gets them exactly, as root does:
+ * nothing of a page but its share of these sums is told.
+ *
+ * uid: the target's effective uid, in the opener's user namespace (as
+ * /proc/PID/status shows it to the opener); comm: its command name, as
+ * /proc/PID/comm (NUL-terminated).  Read when the walk ends.
+ *
+ * Errors: EINVAL (size below VER0, unknown flags, __reserved set,
+ * start/end not page aligned, start >= end with end != 0, end beyond user
+ * space); E2BIG (size above a page, non-zero unknown tail); EFAULT (a
+ * buffer of non-zero length at a NULL address, or a write faulted);
+ * ENOSPC (buf_len below rec_size); ESRCH, EACCES, EINTR, ENOMEM as for
+ * MEMWALK_IOC_SNAPSHOT.
+ */
+#define MEMWALK_PSS_SHIFT	12	/* the kernel's PSS_SHIFT */
+
+struct memwalk_vma_summary {
+	__u64 start;		/* the range counted: the VMA's, or a piece */
+	__u64 end;
+	__u64 flags;		/* MEMWALK_VMA_* of the VMA */
+	__u64 rss;		/* Rss, bytes */
+	__u64 pss;		/* Pss, bytes << MEMWALK_PSS_SHIFT */
+	__u64 pss_anon;		/* Pss_Anon, same unit */
+	__u64 pss_file;		/* Pss_File, same unit */
+	__u64 pss_shmem;	/* Pss_Shmem, same unit */
+	__u64 pss_dirty;	/* Pss_Dirty, same unit */
+	__u64 shared_clean;	/* bytes, as the rest */
+	__u64 shared_dirty;
+	__u64 private_clean;	/* USS = private_clean + private_dirty */
+	__u64 private_dirty;
+	__u64 referenced;
+	__u64 anonymous;
+	__u64 lazyfree;
+	__u64 ksm;
+	__u64 anon_thp;		/* AnonHugePages */
+	__u64 shmem_thp;	/* ShmemPmdMapped */
+	__u64 file_thp;		/* FilePmdMapped */
+	__u64 shared_hugetlb;
+	__u64 private_hugetlb;
+	__u64 swap;		/* swap entries and shmem pages in swap */
+};
+
+#define MEMWALK_VMA_SUMMARY_SIZE_VER0	184
+
+#define MEMWALK_COMM_LEN	16
+
+struct memwalk_summary {
+	__u32 size;		/* in: sizeof as known to the caller */
+	__u32 flags;		/* in: must be 0 */
+	__s32 pid;		/* in: target, in the caller's pid namespace */
+	__u32 __reserved;	/* in: must be 0 */
+	__u64 start;		/* in: first address, page aligned */
+	__u64 end;		/* in: end (exclusive), page aligned; 0 = whole space */
+	__u64 buf;		/* in: user pointer to the records */
+	__u64 buf_len;		/* in: its size in bytes */
+	/* out */
+	__u64 walk_end;		/* where this call stopped: resume from here */
+	__u64 nr_recs;		/* records written to buf */
+	__u32 rec_size;		/* bytes per record */
+	__u32 lock_drops;	/* times the target's mmap_lock was dropped mid-walk */
+	__u64 max_lock_ns;	/* longest single mmap_lock hold, ns */
+	__u64 total_lock_ns;	/* all mmap_lock holds together, ns */
+	__u32 uid;		/* the target's effective uid */
+	__u32 __pad;		/* out: 0 */
+	char comm[MEMWALK_COMM_LEN];	/* the target's command name */
+};
+
+#define MEMWALK_SUMMARY_SIZE_VER0	112
+
+#define MEMWALK_IOC_VMA_SUMMARY	_IOWR(MEMWALK_IOC_MAGIC, 0x03, struct memwalk_summary)
 
 /* ---- generic netlink ------------------------------------------------- */
 

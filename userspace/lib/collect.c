@@ -376,6 +376,15 @@ static int fill_header(struct walk *w, struct mw_snapshot *snap)
 	const struct mw_collect_opts *opts = w->opts;
 	struct timespec ts;
 
+	snap->page_size = 1ULL << info->page_shift;
+	snap->pgtable_levels = info->pgtable_levels;
+	snap->pid = opts->pid;
+	snap->range_start = opts->start;
+	snap->range_end = opts->end;
+	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
+		      mw_collect_mode(opts);
+	if (opts->bare)
+		return 0;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snap->time_ns = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	snap->generator = mw_strdup(MW_PROG " " MEMWALK_CLIENT_VERSION);
@@ -383,14 +392,7 @@ static int fill_header(struct walk *w, struct mw_snapshot *snap)
 	snap->uapi_version = info->uapi_version;
 	snap->release = mw_strdup(info->release);
 	snap->machine = mw_strdup(info->machine);
-	snap->page_size = 1ULL << info->page_shift;
-	snap->pgtable_levels = info->pgtable_levels;
-	snap->pid = opts->pid;
 	snap->comm = read_comm(opts->pid);
-	snap->range_start = opts->start;
-	snap->range_end = opts->end;
-	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-		      mw_collect_mode(opts);
 	if (!snap->generator || !snap->module_version || !snap->release ||
 	    !snap->machine || !snap->comm || mw_snapshot_set_host(snap))
 		return out_of_memory(w);

@@ -16,6 +16,11 @@ struct mw_collect_opts {
 	bool no_folio;
 	bool entry_only;	/* MEMWALK_SNAP_ENTRY_ONLY (implies no_folio) */
 	bool no_pfn;		/* MEMWALK_SNAP_NO_PFN: runs merge wider */
+	/*
+	 * The VMAs and runs alone (ps): no comm, host, kernel or generator
+	 * in the header, which cost a few reads a snapshot.
+	 */
+	bool bare;
 };
 
 /*

@@ -93,6 +93,7 @@ void mw_device_close(struct mw_device *dev)
 	free(dev->vma_buf);
 	free(dev->run_buf);
 	free(dev->pfn_buf);
+	free(dev->sum_buf);
 	free(dev);
 }
 

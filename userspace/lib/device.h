@@ -23,6 +23,9 @@ struct mw_device {
 	void *vma_buf, *run_buf;
 	uint64_t *pfn_buf;
 	size_t vma_len, run_len;
+	/* MEMWALK_IOC_VMA_SUMMARY's records, kept (vmasummary.c) */
+	void *sum_buf;
+	size_t sum_len;
 };
 
 /* $MEMWALK_DEVICE if set (tests), else MEMWALK_DEVICE_PATH. */

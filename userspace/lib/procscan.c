@@ -3,12 +3,22 @@
  * libmemwalk: walk every process (or those asked for) and count its
  * memory as /proc/PID/smaps_rollup does, for "memwalk-client ps".
  *
- * Each process is one snapshot (collect.c) with folio state, since Pss
- * and USS need each page's mapcount (--no-folio would count every page
- * whole and private; --entry-only would not even know Rss), and without
- * PFNs, which ps has no use for and which split runs.  Its VMAs are
- * summed unrounded (summary.h) and rounded to kB once, as smaps_rollup
- * does.  The snapshot is freed before the next process is walked.
+ * Where the module has MEMWALK_IOC_VMA_SUMMARY, each process is one
+ * call (vmasummary.c): the module counts every VMA with smaps' rules and
+ * returns the counts alone, with the process's effective uid.  A process
+ * with a command line then costs that read and the call; the others
+ * (kernel threads, zombies, processes that emptied their command line)
+ * and every process under -u are first looked at in /proc/PID/stat and
+ * status, as before.
+ *
+ * Otherwise (an older module, or --by mapping, which needs each VMA's
+ * name) each process is one snapshot (collect.c) with folio state, since
+ * Pss and USS need each page's mapcount (--no-folio would count every
+ * page whole and private; --entry-only would not even know Rss), without
+ * PFNs, which ps has no use for and which split runs, and without the
+ * header a saved snapshot has.  Its VMAs are summed unrounded (summary.h)
+ * and rounded to kB once, as smaps_rollup does.  The snapshot is freed
+ * before the next process is walked.
  *
  * /proc is a moving list: a process can exit between readdir() and its
  * walk (ESRCH from the module), and in lab mode the module refuses other
@@ -24,6 +34,7 @@
 
 #include "collect.h"
 #include "procscan.h"
+#include "vmasummary.h"
 
 #define PF_KTHREAD	0x00200000	/* include/linux/sched.h */
 #define CMDLINE_MAX	4096
@@ -122,24 +133,39 @@ static int read_euid(int32_t pid, uint32_t *uid)
 	return 0;
 }
 
-/* The command line, arguments joined by blanks; "[COMM]" when empty. */
-static char *read_command(int32_t pid, const char *comm)
+/* /proc/PID/cmdline into @buf (CMDLINE_MAX): its length without trailing NULs. */
+static ssize_t read_cmdline(int32_t pid, char *buf)
 {
-	char buf[CMDLINE_MAX];
-	ssize_t n = read_proc(pid, "cmdline", buf, sizeof(buf));
-	ssize_t i;
+	ssize_t n = read_proc(pid, "cmdline", buf, CMDLINE_MAX);
 
 	while (n > 0 && !buf[n - 1])
 		n--;
-	if (n <= 0) {
-		snprintf(buf, sizeof(buf), "[%s]", comm);
-		return mw_strdup(buf);
-	}
+	return n;
+}
+
+/* The @n bytes of a command line in @buf, arguments joined by blanks. */
+static char *command_of(char *buf, ssize_t n)
+{
+	ssize_t i;
+
 	for (i = 0; i < n; i++)
 		if (!buf[i])
 			buf[i] = ' ';
 	buf[n] = '\0';
 	return mw_strdup(buf);
+}
+
+/* The command line; "[COMM]" when empty. */
+static char *read_command(int32_t pid, const char *comm)
+{
+	char buf[CMDLINE_MAX];
+	ssize_t n = read_cmdline(pid, buf);
+
+	if (n <= 0) {
+		snprintf(buf, sizeof(buf), "[%s]", comm);
+		return mw_strdup(buf);
+	}
+	return command_of(buf, n);
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -220,34 +246,71 @@ static struct mw_proc *add_proc(struct mw_procscan *scan)
 	return p;
 }
 
+/*
+ * What the module's refusal @ret of a walk means for the scan: 1 when the
+ * process is skipped (and counted), else 0 or the error.
+ */
+static int walk_skipped(struct mw_procscan *scan, int ret)
+{
+	switch (ret) {
+	case -ESRCH:
+		scan->nr_exited++;
+		return 1;
+	case -EACCES:
+	case -EPERM:
+		scan->nr_denied++;
+		return 1;
+	case -EAGAIN:
+		scan->nr_changing++;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* @proc's totals (and uid) from the module's summaries, and keep it. */
+static int walk_summary(struct mw_device *dev, struct mw_procscan *scan,
+			struct mw_proc *proc, struct mw_error *err)
+{
+	struct mw_vma_totals t;
+	int ret;
+
+	ret = mw_vma_totals(dev, proc->pid, &t, err);
+	if (ret)
+		return walk_skipped(scan, ret) ? 0 : ret;
+	mw_usage_from_stats(&t.st, &proc->usage);
+	proc->uid = t.uid;
+	proc->folio = true;
+	scan->calls += t.calls;
+	if (t.max_lock_ns > scan->max_lock_ns)
+		scan->max_lock_ns = t.max_lock_ns;
+	scan->nr_procs++;
+	return 0;
+}
+
+/* Whether the processes are walked by summaries (see the top). */
+static bool use_summary(const struct mw_device *dev,
+			const struct mw_procscan_opts *opts)
+{
+	return !opts->each && mw_vma_summary_supported(dev);
+}
+
 /* Walk @proc (filled in but its usage) and keep it; skipped ones counted. */
 static int walk_one(struct mw_device *dev, const struct mw_procscan_opts *opts,
 		    struct mw_procscan *scan, struct mw_proc *proc,
 		    struct mw_error *err)
 {
-	struct mw_collect_opts co = { .pid = proc->pid, .no_pfn = true };
+	struct mw_collect_opts co = { .pid = proc->pid, .no_pfn = true, .bare = true };
 	struct mw_smaps_stats st = { 0 };
 	struct mw_snapshot *snap;
 	size_t v;
 	int ret;
 
+	if (use_summary(dev, opts))
+		return walk_summary(dev, scan, proc, err);
 	ret = mw_collect(dev, &co, &snap, err);
-	switch (ret) {
-	case 0:
-		break;
-	case -ESRCH:
-		scan->nr_exited++;
-		return 0;
-	case -EACCES:
-	case -EPERM:
-		scan->nr_denied++;
-		return 0;
-	case -EAGAIN:
-		scan->nr_changing++;
-		return 0;
-	default:
-		return ret;
-	}
+	if (ret)
+		return walk_skipped(scan, ret) ? 0 : ret;
 	for (v = 0; v < snap->nr_vmas; v++)
 		mw_smaps_accumulate(snap, &snap->vmas[v], &st);
 	mw_usage_from_stats(&st, &proc->usage);
@@ -262,16 +325,55 @@ static int walk_one(struct mw_device *dev, const struct mw_procscan_opts *opts,
 	return ret;
 }
 
+/*
+ * Keep process @pid with @command (taken) if @opts select it, and walk
+ * it; @command is freed if it is not kept.
+ */
+static int keep_proc(struct mw_device *dev, const struct mw_procscan_opts *opts,
+		     struct mw_procscan *scan, int32_t pid, uint32_t uid,
+		     char *command, struct mw_error *err)
+{
+	struct mw_proc *proc;
+	int ret = 0;
+
+	if (!command)
+		return mw_error_set(err, -ENOMEM, "ps: out of memory");
+	proc = add_proc(scan);
+	if (!proc) {
+		free(command);
+		return mw_error_set(err, -ENOMEM, "ps: out of memory");
+	}
+	proc->pid = pid;
+	proc->uid = uid;
+	proc->command = command;
+	if (!(opts->match && regexec(opts->match, proc->command, 0, NULL, 0)))
+		ret = walk_one(dev, opts, scan, proc, err);
+	if (scan->nr_procs == (size_t)(proc - scan->procs))
+		free(proc->command);	/* not kept */
+	return ret;
+}
+
 /* Look at process @pid (@asked: named on the command line) and walk it. */
 static int scan_one(struct mw_device *dev, const struct mw_procscan_opts *opts,
 		    struct mw_procscan *scan, int32_t pid, bool asked,
 		    struct mw_error *err)
 {
+	char cmdline[CMDLINE_MAX];
 	struct proc_stat st;
-	struct mw_proc *proc;
-	uint32_t uid;
+	uint32_t uid = 0;
+	ssize_t n;
 	int ret;
 
+	/* A command line: a live user process; its uid comes with the walk. */
+	if (use_summary(dev, opts) && !opts->by_uid) {
+		n = read_cmdline(pid, cmdline);
+		if (n > 0) {
+			if (opts->match && pid == getpid())
+				return 0;
+			return keep_proc(dev, opts, scan, pid, 0, command_of(cmdline, n),
+					 err);
+		}
+	}
 	ret = read_stat(pid, &st);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return asked ? add_missing(scan, pid, err) : (scan->nr_exited++, 0);
@@ -300,19 +402,7 @@ static int scan_one(struct mw_device *dev, const struct mw_procscan_opts *opts,
 	}
 	if ((opts->by_uid && uid != opts->uid) || (opts->match && pid == getpid()))
 		return 0;
-	proc = add_proc(scan);
-	if (!proc)
-		return mw_error_set(err, -ENOMEM, "ps: out of memory");
-	proc->pid = pid;
-	proc->uid = uid;
-	proc->command = read_command(pid, st.comm);
-	if (!proc->command)
-		return mw_error_set(err, -ENOMEM, "ps: out of memory");
-	if (!(opts->match && regexec(opts->match, proc->command, 0, NULL, 0)))
-		ret = walk_one(dev, opts, scan, proc, err);
-	if (scan->nr_procs == (size_t)(proc - scan->procs))
-		free(proc->command);	/* not kept */
-	return ret;
+	return keep_proc(dev, opts, scan, pid, uid, read_command(pid, st.comm), err);
 }
 
 int mw_procscan(struct mw_device *dev, const struct mw_procscan_opts *opts,
