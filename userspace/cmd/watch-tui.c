@@ -243,6 +243,19 @@ detailf(struct tui *t, const char *fmt, ...)
 	detail_add(t, buf);
 }
 
+/* The folio state of @r, after @what. */
+static void detail_folio(struct tui *t, const char *what, const struct memwalk_page_run *r)
+{
+	char bits[256], gen[16] = "-";
+
+	if (r->lru_gen >= 0)
+		snprintf(gen, sizeof(gen), "%d", r->lru_gen);
+	mw_bits_text(&mw_folio_flag_names, r->folio_flags, ",", bits, sizeof(bits));
+	detailf(t, "%smapcount %u  refcount %u  node %u  order %u  gen %s", what,
+		r->mapcount, r->refcount, r->nid, r->order, gen);
+	detailf(t, "%sfolio flags %s", what, bits);
+}
+
 /* Every field of @r, the run holding the page (of @snap). */
 static void detail_run(struct tui *t, const struct mw_snapshot *snap,
 		       const struct mw_vma *vma, const struct memwalk_page_run *r)
@@ -269,13 +282,10 @@ static void detail_run(struct tui *t, const struct mw_snapshot *snap,
 	else if (st != MEMWALK_STATE_MARKER)
 		detailf(t, "pfn %" PRIx64 "", (uint64_t)r->pfn);
 	if (!mw_snap_has_folio(snap)) {
-		detailf(t, "folio state: not in these snapshots (watch --folio)");
+		detailf(t, "folio state: not in these snapshots (watch --folio); translate's below");
 		return;
 	}
-	mw_bits_text(&mw_folio_flag_names, r->folio_flags, ",", bits, sizeof(bits));
-	detailf(t, "mapcount %u  refcount %u  node %u  order %u  gen %d",
-		r->mapcount, r->refcount, r->nid, r->order, r->lru_gen);
-	detailf(t, "folio flags %s", bits);
+	detail_folio(t, "", r);
 }
 
 /* The page-table path, as translate prints it. */
@@ -301,6 +311,9 @@ static void detail_path(struct tui *t, uint64_t addr)
 		detailf(t, "  none walked");
 	detail_add(t, text);
 	free(text);
+	/* the folio state the snapshots lack, where the walk gives it (not in lab mode) */
+	if (tr.page.nr_pages && tr.page.refcount && !mw_snap_has_folio(t->map.snap))
+		detail_folio(t, "now: ", &tr.page);
 }
 
 /*
@@ -843,6 +856,11 @@ static enum watch_end run(struct tui *t, const sigset_t *open,
 		}
 		if (*signalled)
 			return WATCH_END_SIGNAL;
+		/* a hung-up terminal would make poll() return at once, forever */
+		if (fds[n - 1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			mw_error_set(t->err, -EIO, "watch: the terminal went away");
+			return WATCH_END_ERROR;
+		}
 		if (n > 1 && mw_watch_events(t->w, t->err))
 			return WATCH_END_ERROR;
 		/* also after EINTR: a SIGWINCH shows as KEY_RESIZE */

@@ -231,7 +231,16 @@ EOF
 	wait_for "[Tab: back to the map]" || { show_screen; return 1; }
 	grep -q "^PTE     368 " "$tmp/screen" || { show_screen; fail "no PTE line"; return 1; }
 	keys Tab
-	keys Escape g 5 5 5 5 5 5 5 8 8 0 0 0 Enter x
+	# without --folio, the state translate gives for the page
+	start -- || return 1
+	wait_for "legend:" || return 1
+	keys g 5 5 5 5 5 5 5 7 0 0 0 0 Enter Enter
+	wait_for "folio state: not in these snapshots (watch --folio); translate's below" ||
+		{ show_screen; return 1; }
+	keys Tab NPage
+	wait_for "now: $(sed -n 3p "$tmp/want")" || { show_screen; return 1; }
+	has "now: folio flags $flags" || { show_screen; return 1; }
+	keys Tab Escape g 5 5 5 5 5 5 5 8 8 0 0 0 Enter x
 	wait_for "first bytes: not resident, not read" || { show_screen; return 1; }
 	has "state swap" || { show_screen; return 1; }
 	# a page the target does not map: the read fails, errno said
