@@ -40,7 +40,6 @@
 #define ADDR_COLS	13		/* "7fffffffe000 " before a row */
 #define HEAD_LINES	5		/* header, totals, refresh, two of legend */
 #define LOG_LINES	256		/* the events pane keeps these */
-#define BYTES_SHOWN	64		/* x: the page's first bytes */
 
 enum pane { PANE_MAP, PANE_LOWER };
 enum lower { LOWER_EVENTS, LOWER_DETAIL };
@@ -60,26 +59,13 @@ struct tui {
 	char cmdline[512];		/* escaped */
 	char *log[LOG_LINES];		/* a ring: the events pane */
 	size_t log_next, log_n, log_scroll;	/* scroll: lines up from the end */
-	char **detail;
-	size_t nr_detail, detail_scroll;
+	struct watch_lines detail;
+	size_t detail_scroll;
 	size_t map_rows, lower_rows;	/* of the current layout */
 	struct mw_error *err;
 };
 
 /* ---- text helpers -------------------------------------------------------------- */
-
-/* @s escaped (print_escaped()) into @buf of @len bytes, cut if longer. */
-static void escape(const char *s, char *buf, size_t len)
-{
-	FILE *fp = fmemopen(buf, len, "w");
-
-	buf[0] = '\0';
-	if (!fp)
-		return;
-	print_escaped(fp, s);
-	fclose(fp);
-	buf[len - 1] = '\0';
-}
 
 /* The command line of @pid, arguments joined by spaces, escaped. */
 static void read_cmdline(int32_t pid, char *buf, size_t len)
@@ -103,7 +89,7 @@ static void read_cmdline(int32_t pid, char *buf, size_t len)
 		if (!raw[i])
 			raw[i] = ' ';
 	raw[n] = '\0';
-	escape(raw, buf, len);
+	watch_escape(raw, buf, len);
 }
 
 /* Text at @y, @x, cut at the screen's right edge. */
@@ -201,195 +187,12 @@ static void log_frame(struct tui *t)
 	log_add(t, line);
 }
 
-/* ---- the detail pane -------------------------------------------------------------- */
-
-static void detail_free(struct tui *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr_detail; i++)
-		free(t->detail[i]);
-	free(t->detail);
-	t->detail = NULL;
-	t->nr_detail = t->detail_scroll = 0;
-}
-
-/* @text's lines appended to the pane. */
-static void detail_add(struct tui *t, const char *text)
-{
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		char **d = realloc(t->detail, (t->nr_detail + 1) * sizeof(*d));
-
-		if (!d)
-			return;
-		t->detail = d;
-		d[t->nr_detail] = strndup(text, n);
-		if (d[t->nr_detail])
-			t->nr_detail++;
-		text += n + (text[n] == '\n');
-	}
-}
-
-static void __attribute__((format(printf, 2, 3)))
-detailf(struct tui *t, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	detail_add(t, buf);
-}
-
-/* The folio state of @r, after @what. */
-static void detail_folio(struct tui *t, const char *what, const struct memwalk_page_run *r)
-{
-	char bits[256], gen[16] = "-";
-
-	if (r->lru_gen >= 0)
-		snprintf(gen, sizeof(gen), "%d", r->lru_gen);
-	mw_bits_text(&mw_folio_flag_names, r->folio_flags, ",", bits, sizeof(bits));
-	detailf(t, "%smapcount %u  refcount %u  node %u  order %u  gen %s", what,
-		r->mapcount, r->refcount, r->nid, r->order, gen);
-	detailf(t, "%sfolio flags %s", what, bits);
-}
-
-/* Every field of @r, the run holding the page (of @snap). */
-static void detail_run(struct tui *t, const struct mw_snapshot *snap,
-		       const struct mw_vma *vma, const struct memwalk_page_run *r)
-{
-	char tmp[16], tmp2[16], bits[256], type[256];
-	unsigned int st = mw_run_state(r);
-
-	detailf(t, "run %016" PRIx64 "-%016" PRIx64 ": %u pages, drawn as '%c' (%s)",
-		(uint64_t)r->start, mw_run_end(snap, r), r->nr_pages,
-		mw_cell_styles[mw_page_state(vma, r)].pure,
-		mw_cell_styles[mw_page_state(vma, r)].name);
-	mw_bits_text(&mw_run_bit_letters, r->flags, ",", bits, sizeof(bits));
-	mw_bits_text(&mw_run_type_names, r->flags, ",", type, sizeof(type));
-	detailf(t, "state %s  level %s  bits %s  type %s", mw_state_name(st, tmp),
-		mw_level_name(mw_run_level(r), tmp2), bits, type);
-	if (!mw_snap_has_pfn(snap))
-		detailf(t, "pfn hidden (lab mode)");
-	else if (mw_state_in_swap(st))
-		detailf(t, "swap slot %u:%" PRIx64 " (type:offset)", mw_run_swap_type(r),
-			(uint64_t)r->pfn);
-	else if (r->flags & MEMWALK_RUN_PFN_LIST)
-		detailf(t, "pfn listed per page (entry %" PRIu64 " of the list)",
-			(uint64_t)r->pfn);
-	else if (st != MEMWALK_STATE_MARKER)
-		detailf(t, "pfn %" PRIx64 "", (uint64_t)r->pfn);
-	if (!mw_snap_has_folio(snap)) {
-		detailf(t, "folio state: not in these snapshots (watch --folio); translate's below");
-		return;
-	}
-	detail_folio(t, "", r);
-}
-
-/* The page-table path, as translate prints it. */
-static void detail_path(struct tui *t, uint64_t addr)
-{
-	struct memwalk_translate tr;
-	struct mw_error err;
-	char *text = NULL;
-	size_t len;
-	FILE *fp;
-
-	if (mw_translate(t->w->dev, t->w->opts.pid, addr, &tr, &err)) {
-		detailf(t, "page-table path: %s", err.msg);
-		return;
-	}
-	detailf(t, "page-table path (as translate prints it):");
-	fp = open_memstream(&text, &len);
-	if (!fp)
-		return;
-	mw_translation_levels(fp, &tr, !strcmp(t->w->dev->info.machine, "x86_64"));
-	fclose(fp);
-	if (!tr.nr_levels)
-		detailf(t, "  none walked");
-	detail_add(t, text);
-	free(text);
-	/* the folio state the snapshots lack, where the walk gives it (not in lab mode) */
-	if (tr.page.nr_pages && tr.page.refcount && !mw_snap_has_folio(t->map.snap))
-		detail_folio(t, "now: ", &tr.page);
-}
-
-/*
- * The first bytes of the page at @addr, through /proc/PID/mem (the
- * kernel's ptrace check decides), only when the snapshot shows it present:
- * reading a page that is not would fault it in.
- */
-static void detail_bytes(struct tui *t, uint64_t addr, const struct memwalk_page_run *r)
-{
-	unsigned char b[BYTES_SHOWN];
-	char path[64], line[128];
-	ssize_t n;
-	int fd, i, j;
-
-	if (!r || mw_run_state(r) != MEMWALK_STATE_PRESENT) {
-		detailf(t, "first bytes: not resident, not read (reading would fault it in)");
-		return;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/mem", t->w->opts.pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		detailf(t, "first bytes: cannot open %s [%s]", path, mw_errno_text(errno));
-		return;
-	}
-	n = pread(fd, b, sizeof(b), (off_t)addr);
-	if (n < 0)
-		detailf(t, "first bytes: cannot read %s at 0x%" PRIx64 " [%s]", path, addr,
-			mw_errno_text(errno));
-	close(fd);
-	if (n < 0)
-		return;
-	detailf(t, "first %zd bytes (/proc/%d/mem):", n, t->w->opts.pid);
-	for (i = 0; i < n; i += 16) {
-		int used = snprintf(line, sizeof(line), "  %04x ", i);
-
-		for (j = i; j < i + 16; j++)
-			used += snprintf(line + used, sizeof(line) - used,
-					 j < n ? " %02x" : "   ", b[j < n ? j : 0]);
-		used += snprintf(line + used, sizeof(line) - used, "  ");
-		for (j = i; j < i + 16 && j < n; j++)
-			line[used++] = b[j] >= 0x20 && b[j] < 0x7f ? b[j] : '.';
-		line[used] = '\0';
-		detail_add(t, line);
-	}
-}
-
 /* The detail pane for the page under the cursor; @bytes: and its first bytes. */
 static void show_detail(struct tui *t, bool bytes)
 {
-	const struct mw_snapshot *snap = t->map.snap;
-	const struct memwalk_page_run *r;
-	const struct mw_vma *vma;
-	char name[512], mode[5];
-	uint64_t addr = t->map.cursor;
-	unsigned int col;
-	size_t v, line;
-
-	detail_free(t);
+	watch_detail(&t->detail, t->w, &t->map, bytes);
+	t->detail_scroll = 0;
 	t->lower = LOWER_DETAIL;
-	if (!mw_map_cursor(&t->map, &v, &line, &col))
-		return;
-	vma = &snap->vmas[v];
-	r = mw_map_run_at(&t->map, v, addr);
-	mw_vma_mode(vma, mode);
-	escape(mw_vma_label(vma), name, sizeof(name));
-	detailf(t, "page 0x%" PRIx64 " at frame %" PRIu64 "; VMA %016" PRIx64 "-%016" PRIx64
-		" %s %s", addr, t->w->frame.seq, vma->start, vma->end, mode, name);
-	if (bytes)	/* asked for: first */
-		detail_bytes(t, addr, r);
-	if (r)
-		detail_run(t, snap, vma, r);
-	else
-		detailf(t, "no entry: drawn as '%c' (%s)",
-			mw_cell_styles[mw_page_state(vma, NULL)].pure,
-			mw_cell_styles[mw_page_state(vma, NULL)].name);
-	detail_path(t, addr);
 }
 
 /* ---- drawing -------------------------------------------------------------------- */
@@ -480,7 +283,7 @@ static void draw_heading(const struct tui *t, int y, const struct mw_vma *vma)
 	uint64_t kb = (vma->end - vma->start) / 1024;
 
 	mw_vma_mode(vma, mode);
-	escape(mw_vma_label(vma), name, sizeof(name));
+	watch_escape(mw_vma_label(vma), name, sizeof(name));
 	attron(A_BOLD);
 	putf(y, 0, "%012" PRIx64 "-%012" PRIx64 " %s %6" PRIu64 " kB %s", vma->start,
 	     vma->end, mode, kb, name);
@@ -524,7 +327,7 @@ static void draw_map(struct tui *t, int y0)
 
 static void draw_lower(struct tui *t, int y0)
 {
-	size_t total = t->lower == LOWER_DETAIL ? t->nr_detail : t->log_n;
+	size_t total = t->lower == LOWER_DETAIL ? t->detail.nr : t->log_n;
 	size_t i, first;
 	int y;
 
@@ -547,7 +350,7 @@ static void draw_lower(struct tui *t, int y0)
 			total - t->lower_rows - t->log_scroll : 0;
 	}
 	for (y = 1, i = first; y <= (int)t->lower_rows && i < total; y++, i++)
-		put(y0 + y, 0, t->lower == LOWER_DETAIL ? t->detail[i] : log_line(t, i));
+		put(y0 + y, 0, t->lower == LOWER_DETAIL ? t->detail.line[i] : log_line(t, i));
 }
 
 static void draw_status(struct tui *t, int y)
@@ -573,7 +376,7 @@ static void draw_status(struct tui *t, int y)
 	if (!mw_map_cursor(&t->map, &v, &line, &col))
 		return;
 	r = mw_map_run_at(&t->map, v, t->map.cursor);
-	escape(mw_vma_label(&t->map.snap->vmas[v]), name, sizeof(name));
+	watch_escape(mw_vma_label(&t->map.snap->vmas[v]), name, sizeof(name));
 	putf(y, 0, "cursor 0x%" PRIx64 " %s in %s", t->map.cursor,
 	     mw_cell_styles[mw_page_state(&t->map.snap->vmas[v], r)].name, name);
 }
@@ -802,7 +605,7 @@ static void key(struct tui *t, int c)
 	case KEY_ENTER:
 		if (t->lower == LOWER_DETAIL) {
 			t->lower = LOWER_EVENTS;
-			detail_free(t);
+			watch_lines_free(&t->detail);
 		} else {
 			show_detail(t, false);
 		}
@@ -917,7 +720,7 @@ enum watch_end watch_tui(struct mw_watch *w, const sigset_t *open,
 	endwin();
 	delscreen(scr);
 	*frames = t.frames;
-	detail_free(&t);
+	watch_lines_free(&t.detail);
 	for (i = 0; i < LOG_LINES; i++)
 		free(t.log[i]);
 	mw_map_free(&t.map);

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "watch.h"
+#include "watch-map.h"
 
 /* Why the full-screen view ended. */
 enum watch_end {
@@ -30,6 +31,24 @@ enum watch_end {
 enum watch_end watch_tui(struct mw_watch *w, const sigset_t *open,
 			 volatile sig_atomic_t *signalled, uint64_t *frames,
 			 struct mw_error *err);
+
+/* Lines of text for a pane, escaped already. */
+struct watch_lines {
+	char **line;
+	size_t nr;
+};
+
+void watch_lines_free(struct watch_lines *l);
+
+/*
+ * cmd/watch-detail.c: the detail of the page under @map's cursor, from
+ * @w's last snapshot, into @l (emptied first); @bytes: its first bytes
+ * too, through /proc/PID/mem, when the snapshot shows it present.
+ */
+void watch_detail(struct watch_lines *l, const struct mw_watch *w,
+		  const struct mw_map *map, bool bytes);
+/* @s escaped as print_escaped() does it, into @buf of @len bytes, cut if longer. */
+void watch_escape(const char *s, char *buf, size_t len);
 
 /* cmd/watch.c: one event as a line of text, names escaped, no newline. */
 void watch_event_text(FILE *fp, const struct mw_watch_event *e);
