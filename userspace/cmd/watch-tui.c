@@ -27,10 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
 #include "memwalk-client.h"
 #include "names.h"
-#include "print.h"
 #include "snapshot.h"
 #include "watch-map.h"
 #include "watch-tui.h"
