@@ -9,7 +9,7 @@ set -euo pipefail
 [ -r /etc/debian_version ] || die "make setup expects a Debian 12 host"
 
 HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libsmartcols-dev
-	libmicrohttpd-dev libjson-c-dev prometheus curl sparse
+	libmicrohttpd-dev libjson-c-dev libncurses-dev tmux procps prometheus curl sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
 	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time valgrind
 	gcc-aarch64-linux-gnu qemu-system-arm gpgv debian-archive-keyring

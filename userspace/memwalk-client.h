@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <linux/memwalk.h>
 
@@ -78,6 +79,12 @@ int mw_page_types_render(const struct mw_snapshot *snap, bool json, bool noheadi
 struct mw_diff;
 void mw_changes_text(const struct mw_diff *d, const char *indent);
 void mw_changes_json(const struct mw_diff *d);
+
+/*
+ * cmd/translate.c: a translation's levels, decoded when @x86, and the
+ * physical address, as translate prints them (watch's detail pane too).
+ */
+void mw_translation_levels(FILE *fp, const struct memwalk_translate *t, bool x86);
 
 /*
  * Open the device (lib/device.h) for a command: on failure say why and

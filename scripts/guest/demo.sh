@@ -9,6 +9,11 @@ run memwalk-client info
 run memwalk-client status | head -n 12
 
 # The target: anon, THP, hugetlb, swapped, COW, zero page, page cache, ...
+# In a memory cgroup of its own from the start, so that its pages are
+# charged there and the watch at the end can have that cgroup reclaim them.
+cg=/sys/fs/cgroup/demo
+echo +memory > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+mkdir -p "$cg" && echo $$ > "$cg/cgroup.procs"
 mkdir -p /tmp/demo && mkfifo /tmp/demo/in
 /selftests/memwalk_target states --no-mlock < /tmp/demo/in > /tmp/demo/out 2>&1 &
 pid=$!
@@ -30,6 +35,11 @@ i=0
 while ! grep -q '^ready' /tmp/demo/out && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
 memwalk-client "$pid" -J > /tmp/demo/after.json
 run memwalk-client diff /tmp/demo/before.json /tmp/demo/after.json
+# Watch it while its cgroup is told to give memory back (memory.reclaim):
+# anon pages go to swap (zram), page cache is dropped, and the frames say
+# which memcg reclaim did it.  The per-kind counts, not every range.
+(sleep 2; echo 2M > "$cg/memory.reclaim") 2>/dev/null &
+run memwalk-client watch "$pid" --batch -n 3 -i 1.5 | grep -v '^    [0-9a-f]'
 exec 3>&-
 wait "$pid"
 run rmmod memwalk

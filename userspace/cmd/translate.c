@@ -230,21 +230,15 @@ static void print_translation_json(const struct memwalk_translate *t,
 	print_end();
 }
 
-/*
- * @snap: an empty one with the page size, for the page's run; @x86: the
- * entries are decoded.
- */
-static void print_translation(const struct memwalk_translate *t,
-			      const struct mw_snapshot *snap, bool x86, int32_t pid)
+/* The levels, decoded when @x86, and the physical address, as text to @fp. */
+void mw_translation_levels(FILE *fp, const struct memwalk_translate *t, bool x86)
 {
 	uint64_t phys = 0;
 	bool mapped = false;
 	unsigned int i;
-	char *rest;
 
-	printf("pid %d address 0x%" PRIx64 "\n", pid, (uint64_t)t->addr);
 	if (t->nr_levels)
-		printf("LEVEL INDEX ENTRY            TABLE            NEXT             BITS\n");
+		fprintf(fp, "LEVEL INDEX ENTRY            TABLE            NEXT             BITS\n");
 	for (i = 0; i < t->nr_levels; i++) {
 		const struct memwalk_level *l = &t->levels[i];
 		struct decoded d = { .bits = "-" };
@@ -253,13 +247,26 @@ static void print_translation(const struct memwalk_translate *t,
 		mapped |= decode_level(t, l, x86, &d, &phys);
 		if (d.present && d.next)
 			snprintf(next, sizeof(next), "%016" PRIx64, d.next);
-		printf("%-5s %5u %016" PRIx64 " %016" PRIx64 " %-16s %s\n",
-		       l->level <= MEMWALK_PGT_PTE ? pgt_names[l->level] : "?",
-		       l->index, (uint64_t)l->entry, (uint64_t)l->table_pa, next,
-		       d.bits);
+		fprintf(fp, "%-5s %5u %016" PRIx64 " %016" PRIx64 " %-16s %s\n",
+			l->level <= MEMWALK_PGT_PTE ? pgt_names[l->level] : "?",
+			l->index, (uint64_t)l->entry, (uint64_t)l->table_pa, next,
+			d.bits);
 	}
 	if (mapped)
-		printf("physical address: 0x%" PRIx64 "\n", phys);
+		fprintf(fp, "physical address: 0x%" PRIx64 "\n", phys);
+}
+
+/*
+ * @snap: an empty one with the page size, for the page's run; @x86: the
+ * entries are decoded.
+ */
+static void print_translation(const struct memwalk_translate *t,
+			      const struct mw_snapshot *snap, bool x86, int32_t pid)
+{
+	char *rest;
+
+	printf("pid %d address 0x%" PRIx64 "\n", pid, (uint64_t)t->addr);
+	mw_translation_levels(stdout, t, x86);
 	if (!t->vma_start && !t->vma_end) {
 		printf("VMA: none\n");
 	} else {

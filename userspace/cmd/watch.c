@@ -4,7 +4,8 @@
  * (lib/watch.h): what changed since the previous snapshot, classified as
  * `diff` does, with the reclaim and OOM events that concern the target.
  * --batch prints text frames (as top -b) or, with -J, one JSON object per
- * frame (docs/json-schema.md); the full-screen view is not built yet.
+ * frame (docs/json-schema.md); on a terminal without it, the full-screen
+ * view (cmd/watch-tui.c).  Either ends with one last line saying why.
  *
  * MEMWALK_EVENTS_REPLAY=FILE takes the events from FILE instead of the
  * module (the host tests; the format is in lib/evsub.h).
@@ -25,6 +26,7 @@
 #include "print.h"
 #include "snapjson.h"
 #include "watch.h"
+#include "watch-tui.h"
 
 enum {
 	OPT_BATCH = 0x200,
@@ -51,7 +53,8 @@ static void usage(const struct mw_command *cmd)
 	printf("Usage: %s %s %s\n\n"
 	       "Watch the memory of process PID move: take a snapshot every interval,\n"
 	       "compare it with the previous one as diff does, and show what changed\n"
-	       "with the reclaim and OOM events that concern the process.\n\n"
+	       "with the reclaim and OOM events that concern the process: full screen on\n"
+	       "a terminal (? there lists the keys), text frames with --batch.\n\n"
 	       "Options:\n"
 	       "  -i, --interval SECONDS  time between refreshes (default 1)\n"
 	       "  -r, --range START-END   only the addresses from START to END (hex)\n"
@@ -150,11 +153,18 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 	    (c->range && !mw_parse_range(c->range, &c->opts.start, &c->opts.end)))
 		return MW_EXIT_FAILURE;
 	if (!c->batch) {
-		if (isatty(STDOUT_FILENO))
-			mw_err("watch: the full-screen view is not built yet; use --batch");
-		else
+		if (c->json || c->frames) {
+			mw_err("watch: %s goes with --batch", c->json ? "-J" : "-n");
+			return MW_EXIT_FAILURE;
+		}
+		if (!isatty(STDOUT_FILENO)) {
 			mw_err("watch: standard output is not a terminal: use --batch for text frames");
-		return MW_EXIT_FAILURE;
+			return MW_EXIT_FAILURE;
+		}
+		if (!isatty(STDIN_FILENO)) {
+			mw_err("watch: standard input is not a terminal, the keys come from it: use --batch");
+			return MW_EXIT_FAILURE;
+		}
 	}
 	return -1;
 }
@@ -166,38 +176,38 @@ static double ms(uint64_t ns)
 	return ns / 1e6;
 }
 
-/* One event as a line: "kswapd0 ran 40.0 ms, 3100 pages reclaimed". */
-static void event_text(const struct mw_watch_event *e)
+/* One event as a line to @fp: "kswapd0 ran 40.0 ms, 3100 pages reclaimed". */
+void watch_event_text(FILE *fp, const struct mw_watch_event *e)
 {
 	switch (e->type) {
 	case MEMWALK_EV_KSWAPD_RUN_END:
-		printf("kswapd%u ran %.1f ms, %" PRIu64 " pages reclaimed", e->nid,
-		       ms(e->duration_ns), e->nr_reclaimed);
+		fprintf(fp, "kswapd%u ran %.1f ms, %" PRIu64 " pages reclaimed", e->nid,
+			ms(e->duration_ns), e->nr_reclaimed);
 		break;
 	case MEMWALK_EV_DIRECT_RECLAIM_END:
 	case MEMWALK_EV_MEMCG_RECLAIM_END:
-		printf("%s reclaim by ", e->type == MEMWALK_EV_MEMCG_RECLAIM_END ?
-		       "memcg" : "direct");
-		print_escaped(stdout, e->comm);
-		printf(" (pid %u)", e->pid);
+		fprintf(fp, "%s reclaim by ", e->type == MEMWALK_EV_MEMCG_RECLAIM_END ?
+			"memcg" : "direct");
+		print_escaped(fp, e->comm);
+		fprintf(fp, " (pid %u)", e->pid);
 		if (e->type == MEMWALK_EV_MEMCG_RECLAIM_END) {
-			printf(" in ");
-			print_escaped(stdout, e->memcg);
+			fprintf(fp, " in ");
+			print_escaped(fp, e->memcg);
 		}
-		printf(": %.1f ms, %" PRIu64 " pages reclaimed", ms(e->duration_ns),
-		       e->nr_reclaimed);
+		fprintf(fp, ": %.1f ms, %" PRIu64 " pages reclaimed", ms(e->duration_ns),
+			e->nr_reclaimed);
 		break;
 	case MEMWALK_EV_OOM_KILL:
-		printf("OOM killer killed ");
-		print_escaped(stdout, e->victim_comm);
-		printf(" (pid %u)", e->victim_pid);
+		fprintf(fp, "OOM killer killed ");
+		print_escaped(fp, e->victim_comm);
+		fprintf(fp, " (pid %u)", e->victim_pid);
 		if (e->memcg[0]) {
-			printf(" in ");
-			print_escaped(stdout, e->memcg);
+			fprintf(fp, " in ");
+			print_escaped(fp, e->memcg);
 		}
 		break;
 	default:
-		printf("event %u", e->type);
+		fprintf(fp, "event %u", e->type);
 	}
 }
 
@@ -228,7 +238,7 @@ static void frame_text(const struct mw_watch *w, const char *comm)
 		int64_t rel = (int64_t)(e->time_ns - w->start_mono_ns);
 
 		printf("  event %+.3f s: ", rel / 1e9);
-		event_text(e);
+		watch_event_text(stdout, e);
 		printf("\n");
 	}
 	if (f->events_lost)
@@ -433,6 +443,30 @@ static int watch_loop(const struct watch_cli *c, struct mw_watch *w,
 	}
 }
 
+/* The full-screen view, after a first refresh that says what is wrong, if anything. */
+static int tui_loop(const struct watch_cli *c, struct mw_watch *w, const sigset_t *open)
+{
+	struct mw_error err;
+	uint64_t frames = 0;
+
+	if (mw_watch_refresh(w, &err))
+		return mw_report(&err);
+	switch (watch_tui(w, open, &got_signal, &frames, &err)) {
+	case WATCH_END_QUIT:
+		final_line(c, w, frames, "quit", "quit (q)");
+		return MW_EXIT_OK;
+	case WATCH_END_SIGNAL:
+		final_line(c, w, frames, "signal", got_signal == SIGINT ?
+			   "interrupted (SIGINT)" : "terminated (SIGTERM)");
+		return MW_EXIT_OK;
+	case WATCH_END_EXITED:
+		final_line(c, w, frames, "exited", err.msg);
+		return MW_EXIT_OK;
+	default:
+		return mw_report(&err);
+	}
+}
+
 static int watch_run(const struct mw_command *cmd, int argc, char **argv)
 {
 	struct watch_cli c = { .opts = { .interval_ns = 1000000000ULL, .replay_fd = -1 } };
@@ -467,8 +501,10 @@ static int watch_run(const struct mw_command *cmd, int argc, char **argv)
 	ret = mw_watch_open(&w, &c.opts, &err);
 	if (ret)
 		ret = mw_report(&err);
-	else
+	else if (c.batch)
 		ret = watch_loop(&c, &w, &waiting);
+	else
+		ret = tui_loop(&c, &w, &waiting);
 	mw_watch_close(&w);
 	if (c.opts.replay_fd >= 0)
 		close(c.opts.replay_fd);
@@ -477,6 +513,6 @@ static int watch_run(const struct mw_command *cmd, int argc, char **argv)
 
 MW_COMMAND(watch,
 	.name = "watch",
-	.args = "PID [-i SECONDS] [-r START-END] --batch [-n FRAMES] [-J]",
+	.args = "PID [-i SECONDS] [-r START-END] [--batch [-n FRAMES] [-J]]",
 	.help = "watch the memory of process PID move, with the reclaim that moves it",
 	.run = watch_run);

@@ -199,13 +199,22 @@ test_no_batch() {
 		stdout_empty
 }
 
-# With a terminal the full-screen view is not there yet: script(1) gives one.
+# With a terminal, the full-screen view (tests/watch-tui-tests.sh drives it):
+# the target's exit ends it with the last line; keys need stdin a terminal.
 test_tty_no_batch() {
 	command -v script >/dev/null || { why="script(1) missing"; return 1; }
-	MW_FAKE_SNAPSHOT=$DATA/cow-before.json script -qec \
-		"$FAKE_CLIENT watch $target" /dev/null >"$tmp/out" 2>&1
-	grep -q "the full-screen view is not built yet; use --batch" "$tmp/out" ||
-		fail "no message: $(head -n 2 "$tmp/out")"
+	MW_FAKE_SNAPSHOT=$(seq_of cow-before.json cow-after.json) TERM=xterm script -qec \
+		"$FAKE_CLIENT watch $target -i 0.05 --no-events" /dev/null >"$tmp/out" 2>&1
+	grep -q "end: pid $target exited after 2 frames" "$tmp/out" ||
+		fail "no last line: $(tail -n 2 "$tmp/out")"
+}
+
+test_tty_stdin() {
+	command -v script >/dev/null || { why="script(1) missing"; return 1; }
+	MW_FAKE_SNAPSHOT=$DATA/cow-before.json TERM=xterm script -qec \
+		"$FAKE_CLIENT watch $target </dev/null" /dev/null >"$tmp/out" 2>&1
+	grep -q "standard input is not a terminal, the keys come from it: use --batch" \
+		"$tmp/out" || fail "no message: $(head -n 2 "$tmp/out")"
 }
 
 test_no_such_pid() {
@@ -266,7 +275,8 @@ t "watch: events in text" test_events_text
 t "watch: SIGTERM ends it with a last line, exit 0" test_sigterm
 t "watch: SIGINT likewise" test_sigint
 t "watch without --batch, stdout not a terminal: exit 1" test_no_batch
-t "watch without --batch on a terminal: not built yet" test_tty_no_batch
+t "watch without --batch on a terminal: full screen, ends at the target's exit" test_tty_no_batch
+t "watch without --batch, stdin not a terminal: exit 1" test_tty_stdin
 t "watch: no such process, exit 1" test_no_such_pid
 t "watch: a kernel thread, exit 1" test_kernel_thread
 t "watch -r outside every VMA, exit 1" test_range_outside
