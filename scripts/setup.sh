@@ -204,7 +204,7 @@ arm64_busybox() {
 ARM64_SYSROOT_PKGS="libnl-3-dev libnl-genl-3-dev libnl-3-200 libnl-genl-3-200
 	libsmartcols-dev libsmartcols1 libmicrohttpd-dev libmicrohttpd12
 	libgnutls30 libgmp10 libhogweed6 libidn2-0 libnettle8 libp11-kit0
-	libtasn1-6 libunistring2 libffi8"
+	libtasn1-6 libunistring2 libffi8 libncurses-dev libncursesw6 libncurses6 libtinfo6"
 arm64_sysroot() {
 	local root=$MW_CACHE/arm64/sysroot p
 	[ -f "$root/.memwalk-done" ] && return
