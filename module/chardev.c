@@ -121,6 +121,8 @@ static long chardev_ioctl(struct file *file, unsigned int cmd,
 		return memwalk_ioctl_snapshot(acc, &mf->spare, uarg);
 	case MEMWALK_IOC_TRANSLATE & ~IOCSIZE_MASK:
 		return memwalk_ioctl_translate(acc, uarg);
+	case MEMWALK_IOC_PHYS & ~IOCSIZE_MASK:
+		return memwalk_ioctl_phys(acc, uarg);
 	default:
 		return -ENOTTY;
 	}

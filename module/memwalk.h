@@ -302,6 +302,10 @@ void memwalk_snap_free(struct memwalk_snap *s);
 long memwalk_ioctl_translate(const struct memwalk_access *acc,
 			     struct memwalk_translate __user *uarg);
 
+/* phys.c: MEMWALK_IOC_PHYS, the census of physical memory */
+long memwalk_ioctl_phys(const struct memwalk_access *acc,
+			struct memwalk_phys __user *uarg);
+
 /* main.c */
 void memwalk_fill_info(struct memwalk_info *info);
 
