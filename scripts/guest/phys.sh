@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# The census of physical memory alone (memwalk_phys), root then lab mode:
+# for working on it without the whole suite (scripts/vm-run.sh LINE this).
+cd /selftests || exit 1
+echo 8 > /proc/sys/vm/nr_hugepages
+insmod /lib/memwalk/memwalk.ko || { echo "not ok - insmod memwalk.ko"; exit 1; }
+./memwalk_phys || echo "not ok - memwalk_phys exited with status $?"
+[ -z "${MEMWALK_PHYS_SHOW:-}" ] || { memwalk-client phys; memwalk-client phys --by zone; }
+rmmod memwalk
+insmod /lib/memwalk/memwalk.ko lab_mode=1 || { echo "not ok - insmod memwalk.ko lab_mode=1"; exit 1; }
+./memwalk_phys || echo "not ok - memwalk_phys (lab mode) exited with status $?"
+rmmod memwalk
