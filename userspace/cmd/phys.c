@@ -301,7 +301,7 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":r" MW_TABLE_SHORTOPTS "h", longopts,
 				NULL)) != -1) {
-		if (c != MW_OPT_SORT && mw_table_option(&v->opts, c, optarg))
+		if (mw_table_option(&v->opts, c, optarg))
 			continue;
 		switch (c) {
 		case 'B':
