@@ -13,6 +13,7 @@
 #define _MEMWALK_UNEXPORTED_H
 
 #include <linux/huge_mm.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 
@@ -116,9 +117,9 @@ static inline int mw_page_mapcount(struct folio *folio, struct page *page)
  * below, if PageBuddy and of at least that order.  Its order is read
  * without the zone lock (buddy_order_unsafe(), mm/internal.h): it may be
  * stale, so it is bounded by MW_MAX_PAGE_ORDER and must cover @pfn.
- * Buddy blocks never cross a memory section, so the heads' struct pages
- * are those of @pfn's online section.  Returns the head's PFN and sets
- * *@order, or returns ULONG_MAX.
+ * Each head is looked up with pfn_to_online_page(): a section may be
+ * online in parts (ZONE_DEVICE subsections), the others without a memory
+ * map.  Returns the head's PFN and sets *@order, or returns ULONG_MAX.
  */
 static inline unsigned long mw_free_buddy_head(unsigned long pfn,
 					       unsigned int *order)
@@ -127,10 +128,10 @@ static inline unsigned long mw_free_buddy_head(unsigned long pfn,
 
 	for (o = 0; o <= MW_MAX_PAGE_ORDER; o++) {
 		unsigned long head = pfn & ~((1UL << o) - 1);
-		struct page *page = pfn_to_page(head);
+		struct page *page = pfn_to_online_page(head);
 		unsigned long k;
 
-		if (!PageBuddy(page))
+		if (!page || !PageBuddy(page))
 			continue;
 		k = READ_ONCE(page->private);
 		if (k >= o && k <= MW_MAX_PAGE_ORDER &&
