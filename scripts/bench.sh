@@ -7,6 +7,8 @@
 #   MEMWALK_BENCH_RUNS (1000000)  page runs of the generated snapshot
 #   MEMWALK_BENCH_ONLY=client  only `memwalk-client PID` against
 #     `cat /proc/PID/smaps` (60,000 VMAs), in one guest per line
+#   MEMWALK_BENCH_ONLY=phys  only the census of physical memory against
+#     reading /proc/kpageflags for every PFN, in one guest per line
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 lines=${1:-6.12}
@@ -19,6 +21,20 @@ if [ "${MEMWALK_BENCH_ONLY:-}" = client ]; then
 		MW_VM_MEM=2048 MW_VM_CPUS=1 MW_VM_ICOUNT="shift=0,sleep=off" \
 		MW_VM_TIMEOUT=1800 \
 			"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-client.sh" bench-client
+	done
+	exit 0
+fi
+# The census of physical memory vs /proc/kpageflags (page-types -a): a 2 GiB
+# guest whose clock counts instructions.
+bench_phys() {
+	MW_VM_MEM=2048 MW_VM_CPUS=1 MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
+		"$MW_TOP/scripts/vm-run.sh" "$1" "$MW_TOP/scripts/guest/bench-phys.sh" bench-phys
+}
+if [ "${MEMWALK_BENCH_ONLY:-}" = phys ]; then
+	for line in $lines; do
+		"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
+		log "phys census against /proc/kpageflags on $line under QEMU/TCG -icount"
+		bench_phys "$line"
 	done
 	exit 0
 fi
@@ -37,6 +53,7 @@ for line in $lines; do
 	MW_VM_MEM=1024 MW_VM_CPUS=1 MW_VM_MODULES=zram \
 	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-icount.sh" bench-icount
+	bench_phys "$line"
 	# Event latency needs the host's clock.
 	MW_VM_MEM=1024 MW_VM_MODULES=zram \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench.sh" bench

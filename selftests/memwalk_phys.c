@@ -29,36 +29,12 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_phys_oracle.h"
 #include "memwalk_util.h"
 
 #define DEV		MEMWALK_DEVICE_PATH
 #define NR_CLASSES	MEMWALK_PHYS_NR_CLASSES
 #define RUN_CAP		(1 << 16)	/* records per call in the one-call census */
-
-/* /proc/kpageflags bits (Documentation/admin-guide/mm/pagemap.rst) */
-#define KPF(b)		(1ULL << (b))
-#define KPF_DIRTY	4
-#define KPF_LRU		5
-#define KPF_SLAB	7
-#define KPF_WRITEBACK	8
-#define KPF_BUDDY	10
-#define KPF_MMAP	11
-#define KPF_ANON	12
-#define KPF_SWAPCACHE	13
-#define KPF_SWAPBACKED	14
-#define KPF_COMPOUND_TAIL 16
-#define KPF_HUGE	17
-#define KPF_HWPOISON	19
-#define KPF_NOPAGE	20
-#define KPF_OFFLINE	23
-#define KPF_ZERO_PAGE	24
-#define KPF_PGTABLE	26
-#define KPF_RESERVED	32
-
-static const char *const class_name[NR_CLASSES] = {
-	"offline", "hwpoison", "free", "hugetlb", "slab", "pgtable", "zero",
-	"reserved", "anon", "shmem", "file", "other",
-};
 
 /*
  * Pages by which kpageflags may differ from the module on a quiet guest,
@@ -161,44 +137,14 @@ static int take_census(struct __test_metadata *_metadata, int fd,
 	return 0;
 }
 
-/* The class the module would give a page with kpageflags @f (@ff: its folio's). */
-static int oracle_class(uint64_t f, uint64_t ff)
-{
-	if (f & KPF(KPF_OFFLINE))
-		return MEMWALK_PHYS_CLASS_OFFLINE;
-	if (f & KPF(KPF_HWPOISON))
-		return MEMWALK_PHYS_CLASS_HWPOISON;
-	if (f & KPF(KPF_BUDDY))
-		return MEMWALK_PHYS_CLASS_FREE;
-	if (ff & KPF(KPF_HUGE))
-		return MEMWALK_PHYS_CLASS_HUGETLB;
-	if ((f | ff) & KPF(KPF_SLAB))
-		return MEMWALK_PHYS_CLASS_SLAB;
-	if (f & KPF(KPF_PGTABLE))
-		return MEMWALK_PHYS_CLASS_PGTABLE;
-	if ((f | ff) & KPF(KPF_ZERO_PAGE))
-		return MEMWALK_PHYS_CLASS_ZERO;
-	if (f & KPF(KPF_RESERVED))
-		return MEMWALK_PHYS_CLASS_RESERVED;
-	if (ff & KPF(KPF_ANON))
-		return MEMWALK_PHYS_CLASS_ANON;
-	if (ff & KPF(KPF_SWAPBACKED))
-		return (ff & KPF(KPF_SWAPCACHE)) ? MEMWALK_PHYS_CLASS_ANON :
-						   MEMWALK_PHYS_CLASS_SHMEM;
-	if ((ff | f) & (KPF(KPF_LRU) | KPF(KPF_MMAP)))
-		return MEMWALK_PHYS_CLASS_FILE;
-	return MEMWALK_PHYS_CLASS_OTHER;
-}
-
 /*
  * The same census from /proc/kpageflags over [0, @end): each page's
- * class by oracle_class(), a tail page's folio bits from its head (6.1
- * reports a tail's own flags word, which lacks them).
+ * class by mw_kpf_class() (memwalk_phys_oracle.h).
  */
 static int kpageflags_census(uint64_t *buf, size_t cap, uint64_t end,
 			     struct census *c)
 {
-	uint64_t pfn = 0, head = 0, i;
+	uint64_t pfn = 0, head = 0;
 	int fd = open("/proc/kpageflags", O_RDONLY);
 	ssize_t n;
 
@@ -213,16 +159,7 @@ static int kpageflags_census(uint64_t *buf, size_t cap, uint64_t end,
 			close(fd);
 			return n ? errno : EPROTO;
 		}
-		for (i = 0; i < (uint64_t)n / 8; i++) {
-			uint64_t f = buf[i];
-
-			if (f & KPF(KPF_NOPAGE))
-				continue;
-			if (!(f & KPF(KPF_COMPOUND_TAIL)))
-				head = f;
-			c->pages[oracle_class(f, (f & KPF(KPF_COMPOUND_TAIL)) ? head : f)]++;
-			c->total++;
-		}
+		c->total += mw_kpf_count(buf, n / 8, &head, c->pages);
 		pfn += n / 8;
 	}
 	close(fd);
@@ -328,7 +265,7 @@ static void log_census(struct __test_metadata *_metadata, const char *what,
 	int i;
 
 	for (i = 0; i < NR_CLASSES; i++)
-		TH_LOG("%s %-9s %8llu pages", what, class_name[i],
+		TH_LOG("%s %-9s %8llu pages", what, mw_phys_class_names[i],
 		       (unsigned long long)c->pages[i]);
 }
 
@@ -355,7 +292,7 @@ TEST_F(phys, matches_kpageflags)
 	for (i = 0; i < NR_CLASSES; i++) {
 		uint64_t slack = class_slack[i] ? class_slack[i] : DEFAULT_SLACK;
 
-		expect_within(_metadata, "kpageflags", class_name[i], oracle.pages[i],
+		expect_within(_metadata, "kpageflags", mw_phys_class_names[i], oracle.pages[i],
 			      before.pages[i], after.pages[i], slack);
 	}
 	/* A census that put everything in one class would pass nothing above. */
@@ -510,9 +447,9 @@ TEST_F(phys, resumes_by_pfn)
 	EXPECT_EQ(one.total, small.total);
 	EXPECT_EQ(one.total, sum.total);
 	for (k = 0; k < NR_CLASSES; k++) {
-		expect_within(_metadata, "one record per call", class_name[k],
+		expect_within(_metadata, "one record per call", mw_phys_class_names[k],
 			      small.pages[k], one.pages[k], after.pages[k], DEFAULT_SLACK);
-		expect_within(_metadata, "in three pieces", class_name[k],
+		expect_within(_metadata, "in three pieces", mw_phys_class_names[k],
 			      sum.pages[k], one.pages[k], after.pages[k], DEFAULT_SLACK);
 	}
 }
@@ -580,7 +517,7 @@ TEST_F(phys, bad_input)
 
 /*
  * The top-level lines of "memwalk-client phys -J -o class,pages": each class's pages
- * into @pages (by class_name[], the client saying "pagetables" and
+ * into @pages (by mw_phys_class_names[], the client saying "pagetables" and
  * "kernel-other" for pgtable and other), and the total; the number of
  * classes found.  Only objects at depth 2 ({"phys": [ {...} ]}) count:
  * deeper ones are a class's parts.
@@ -640,7 +577,7 @@ TEST_F(phys, client_json_matches_census)
 		TH_LOG("stdout: %s", r.out);
 	EXPECT_EQ(before.total, total);
 	for (k = 0; k < NR_CLASSES; k++)
-		expect_within(_metadata, "client", class_name[k], pages[k], before.pages[k],
+		expect_within(_metadata, "client", mw_phys_class_names[k], pages[k], before.pages[k],
 			      after.pages[k], DEFAULT_SLACK);
 }
 

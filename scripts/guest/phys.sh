@@ -5,7 +5,8 @@ cd /selftests || exit 1
 echo 8 > /proc/sys/vm/nr_hugepages
 insmod /lib/memwalk/memwalk.ko || { echo "not ok - insmod memwalk.ko"; exit 1; }
 ./memwalk_phys || echo "not ok - memwalk_phys exited with status $?"
-[ -z "${MEMWALK_PHYS_SHOW:-}" ] || { memwalk-client phys; memwalk-client phys --by zone; }
+# What the client shows of this guest, as comments.
+{ memwalk-client phys; memwalk-client phys --by zone -o node,zone,class,pages; } 2>&1 | sed 's/^/# /'
 rmmod memwalk
 insmod /lib/memwalk/memwalk.ko lab_mode=1 || { echo "not ok - insmod memwalk.ko lab_mode=1"; exit 1; }
 ./memwalk_phys || echo "not ok - memwalk_phys (lab mode) exited with status $?"
