@@ -145,108 +145,112 @@ static void fill(struct phys_view *v, struct mw_line *ln, const struct row *r,
 	}
 }
 
-static bool add(struct phys_view *v, struct mw_line *parent, const struct row *r,
-		unsigned int nid, const char *zone, struct mw_line **out)
-{
-	struct mw_line *ln = mw_table_line(&v->table, parent);
+#define MAX_ROWS	(32 + MW_PHYS_MAX_ORDER)
 
-	if (!ln)
-		return false;
-	fill(v, ln, r, nid, zone);
-	if (out)
-		*out = ln;
-	return true;
+/* Rows of a class (@child false) or of a part of the class before it. */
+struct rows {
+	struct row row[MAX_ROWS];
+	bool child[MAX_ROWS];
+	size_t n;
+};
+
+static void put(struct rows *r, bool child, const char *name, uint64_t pages,
+		const char *field, long long kb)
+{
+	if (r->n == MAX_ROWS)
+		return;
+	r->row[r->n] = (struct row){ name, pages, field, kb };
+	r->child[r->n++] = child;
+}
+
+/* A difference of meminfo fields in kB; -1 when one is missing. */
+static long long kb_diff(long long a, long long b)
+{
+	return a < 0 || b < 0 ? -1 : a - b;
+}
+
+/*
+ * The rows of zone (or sum) @z, in the order of memwalk-client(1), beside
+ * the meminfo fields of @m.
+ * @orders: names of the free orders' rows.
+ */
+static void make_rows(const struct mw_phys_zone *z, const struct mw_meminfo *m,
+		      size_t page_kb, char orders[][16], struct rows *r)
+{
+	const struct mw_phys_class *k = z->cls;
+	const struct mw_phys_class *a = &k[MEMWALK_PHYS_CLASS_ANON];
+	const struct mw_phys_class *f = &k[MEMWALK_PHYS_CLASS_FILE];
+	const struct mw_phys_class *h = &k[MEMWALK_PHYS_CLASS_HUGETLB];
+	uint64_t total = 0;
+	unsigned int c, o;
+
+	for (c = 0; c < MW_PHYS_NR_CLASSES; c++)
+		total += k[c].pages;
+	put(r, false, "free", k[MEMWALK_PHYS_CLASS_FREE].pages, "MemFree", m->mem_free);
+	for (o = 0; o <= MW_PHYS_MAX_ORDER; o++) {
+		if (!z->free_order[o])
+			continue;
+		snprintf(orders[o], 16, "order %u", o);
+		put(r, true, orders[o], z->free_order[o], NULL, -1);
+	}
+	put(r, false, "anon", a->pages,
+	    "AnonPages + SwapCached", kb_sum(m->anon_pages, m->swap_cached, 0));
+	put(r, true, "mapped", a->mapped, "AnonPages", m->anon_pages);
+	put(r, true, "swap cache", a->swapcache, "SwapCached", m->swap_cached);
+	put(r, false, "file", f->pages,
+	    "Cached + Buffers - Shmem", kb_diff(kb_sum(m->cached, m->buffers, 0), m->shmem));
+	put(r, true, "mapped", f->mapped, NULL, -1);
+	put(r, true, "dirty", f->dirty, "Dirty", m->dirty);
+	put(r, true, "writeback", f->writeback, "Writeback", m->writeback);
+	put(r, false, "shmem", k[MEMWALK_PHYS_CLASS_SHMEM].pages, "Shmem", m->shmem);
+	put(r, true, "mapped", k[MEMWALK_PHYS_CLASS_SHMEM].mapped, NULL, -1);
+	put(r, false, "slab", k[MEMWALK_PHYS_CLASS_SLAB].pages, "Slab", m->slab);
+	/* SecPageTables: since 6.2. */
+	put(r, false, "pagetables", k[MEMWALK_PHYS_CLASS_PGTABLE].pages,
+	    "PageTables + SecPageTables",
+	    kb_sum(m->page_tables, m->sec_page_tables < 0 ? 0 : m->sec_page_tables, 0));
+	put(r, false, "hugetlb", h->pages, "Hugetlb", m->hugetlb);
+	put(r, true, "free", h->hugetlb_free,
+	    "HugePages_Free * Hugepagesize",
+	    m->hugepages_free < 0 || m->hugepagesize < 0 ? -1 :
+	    m->hugepages_free * m->hugepagesize);
+	put(r, false, "zero", k[MEMWALK_PHYS_CLASS_ZERO].pages, NULL, -1);
+	/* The page frames the kernel does not manage: what MemTotal leaves out. */
+	put(r, false, "reserved", k[MEMWALK_PHYS_CLASS_RESERVED].pages,
+	    "(all pages) - MemTotal", kb_diff((long long)(total * page_kb), m->mem_total));
+	put(r, false, "offline", k[MEMWALK_PHYS_CLASS_OFFLINE].pages, NULL, -1);
+	put(r, false, "hwpoison", k[MEMWALK_PHYS_CLASS_HWPOISON].pages,
+	    "HardwareCorrupted", m->hardware_corrupted);
+	put(r, false, "kernel-other", k[MEMWALK_PHYS_CLASS_OTHER].pages,
+	    "KernelStack + VmallocUsed + Percpu",
+	    kb_sum(m->kernel_stack, m->vmalloc_used, m->percpu));
+	put(r, false, "total", total, NULL, -1);
 }
 
 /* The lines of one zone, node or the whole machine (@mi: meminfo, or NULL). */
 static bool add_classes(struct phys_view *v, const struct mw_phys_zone *z,
 			const struct mw_meminfo *mi, unsigned int nid, const char *zone)
 {
-	static const struct mw_meminfo none = {
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-		-1, -1, -1, -1, -1,
-	};
-	const struct mw_phys_class *k = z->cls;
-	uint64_t page_kb = v->census->page_size / 1024, total = 0;
-	const struct mw_meminfo *m = mi ? mi : &none;
-	struct mw_line *ln;
-	char name[32];
-	unsigned int c, o;
-	bool ok = true;
+	static const struct mw_meminfo none;
+	char orders[MW_PHYS_MAX_ORDER + 1][16];
+	struct mw_line *parent = NULL, *ln;
+	struct rows r = { .n = 0 };
+	size_t i;
 
-#define F(s)	(mi ? (s) : NULL)
-	for (c = 0; c < MW_PHYS_NR_CLASSES; c++)
-		total += k[c].pages;
-
-	struct row free_row = { "free", k[MEMWALK_PHYS_CLASS_FREE].pages, F("MemFree"),
-				m->mem_free };
-	ok = ok && add(v, NULL, &free_row, nid, zone, &ln);
-	for (o = 0; ok && o <= MW_PHYS_MAX_ORDER; o++) {
-		if (!z->free_order[o])
-			continue;
-		snprintf(name, sizeof(name), "order %u", o);
-		ok = add(v, ln, &(struct row){ name, z->free_order[o], NULL, -1 },
-			 nid, zone, NULL);
+	make_rows(z, mi ? mi : &none, v->census->page_size / 1024, orders, &r);
+	/* Per node or zone: meminfo is system-wide. */
+	if (!mi)
+		for (i = 0; i < r.n; i++)
+			r.row[i].field = NULL;
+	for (i = 0; i < r.n; i++) {
+		ln = mw_table_line(&v->table, r.child[i] ? parent : NULL);
+		if (!ln)
+			return false;
+		fill(v, ln, &r.row[i], nid, zone);
+		if (!r.child[i])
+			parent = ln;
 	}
-
-	const struct mw_phys_class *a = &k[MEMWALK_PHYS_CLASS_ANON];
-
-	ok = ok && add(v, NULL, &(struct row){ "anon", a->pages, F("AnonPages + SwapCached"),
-			  kb_sum(m->anon_pages, m->swap_cached, 0) }, nid, zone, &ln);
-	ok = ok && add(v, ln, &(struct row){ "mapped", a->mapped, F("AnonPages"),
-			  m->anon_pages }, nid, zone, NULL);
-	ok = ok && add(v, ln, &(struct row){ "swap cache", a->swapcache, F("SwapCached"),
-			  m->swap_cached }, nid, zone, NULL);
-
-	const struct mw_phys_class *f = &k[MEMWALK_PHYS_CLASS_FILE];
-
-	ok = ok && add(v, NULL, &(struct row){ "file", f->pages, F("Cached + Buffers - Shmem"),
-			  m->cached < 0 || m->buffers < 0 || m->shmem < 0 ? -1 :
-			  m->cached + m->buffers - m->shmem }, nid, zone, &ln);
-	ok = ok && add(v, ln, &(struct row){ "mapped", f->mapped, NULL, -1 }, nid, zone, NULL);
-	ok = ok && add(v, ln, &(struct row){ "dirty", f->dirty, F("Dirty"), m->dirty },
-		       nid, zone, NULL);
-	ok = ok && add(v, ln, &(struct row){ "writeback", f->writeback, F("Writeback"),
-			  m->writeback }, nid, zone, NULL);
-
-	const struct mw_phys_class *s = &k[MEMWALK_PHYS_CLASS_SHMEM];
-
-	ok = ok && add(v, NULL, &(struct row){ "shmem", s->pages, F("Shmem"), m->shmem },
-		       nid, zone, &ln);
-	ok = ok && add(v, ln, &(struct row){ "mapped", s->mapped, NULL, -1 }, nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "slab", k[MEMWALK_PHYS_CLASS_SLAB].pages,
-			  F("Slab"), m->slab }, nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "pagetables", k[MEMWALK_PHYS_CLASS_PGTABLE].pages,
-			  F("PageTables + SecPageTables"),
-			  kb_sum(m->page_tables, m->sec_page_tables < 0 ? 0 : m->sec_page_tables, 0) },
-		       nid, zone, NULL);
-
-	const struct mw_phys_class *h = &k[MEMWALK_PHYS_CLASS_HUGETLB];
-
-	ok = ok && add(v, NULL, &(struct row){ "hugetlb", h->pages, F("Hugetlb"), m->hugetlb },
-		       nid, zone, &ln);
-	ok = ok && add(v, ln, &(struct row){ "free", h->hugetlb_free,
-			  F("HugePages_Free * Hugepagesize"),
-			  m->hugepages_free < 0 || m->hugepagesize < 0 ? -1 :
-			  m->hugepages_free * m->hugepagesize }, nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "zero", k[MEMWALK_PHYS_CLASS_ZERO].pages, NULL, -1 },
-		       nid, zone, NULL);
-	/* Page frames the kernel does not manage: what MemTotal leaves out. */
-	ok = ok && add(v, NULL, &(struct row){ "reserved", k[MEMWALK_PHYS_CLASS_RESERVED].pages,
-			  F("(all pages) - MemTotal"),
-			  m->mem_total < 0 ? -1 : (long long)(total * page_kb) - m->mem_total },
-		       nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "offline", k[MEMWALK_PHYS_CLASS_OFFLINE].pages,
-			  NULL, -1 }, nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "hwpoison", k[MEMWALK_PHYS_CLASS_HWPOISON].pages,
-			  F("HardwareCorrupted"), m->hardware_corrupted }, nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "kernel-other", k[MEMWALK_PHYS_CLASS_OTHER].pages,
-			  F("KernelStack + VmallocUsed + Percpu"),
-			  kb_sum(m->kernel_stack, m->vmalloc_used, m->percpu) },
-		       nid, zone, NULL);
-	ok = ok && add(v, NULL, &(struct row){ "total", total, NULL, -1 }, nid, zone, NULL);
-#undef F
-	return ok;
+	return true;
 }
 
 static bool render(struct phys_view *v)
