@@ -14,7 +14,8 @@
  * What kpageflags reads per page (buddy, offline, page table, hwpoison,
  * reserved) is read per page here too; what it reads of the folio (slab,
  * hugetlb, anon, swap cache, LRU, dirty) once per folio, which then counts
- * as a whole: a free buddy block and a large folio are one step each.
+ * as a whole: a free buddy block and a large folio are one step each (so
+ * a poisoned page inside a large folio counts as the folio's).
  * Consecutive steps alike in class, flags, order, node and zone make one
  * record.  Between chunks of PFNs the census reschedules and stops for a
  * fatal signal.
@@ -207,32 +208,39 @@ static void phys_classify(unsigned long pfn, struct page *page,
 		head_pfn = pfn;
 	}
 
-	if (PageTable(page)) {
-		u->class = MEMWALK_PHYS_CLASS_PGTABLE;
-		return;
-	}
-	if (is_zero_pfn(pfn)) {
-		u->class = MEMWALK_PHYS_CLASS_ZERO;
-		return;
-	}
-	if (pk & BIT(PG_reserved)) {
-		u->class = MEMWALK_PHYS_CLASS_RESERVED;
-		return;
-	}
-
+	/* What the folio is, for all its pages. */
 	u->order = order;
 	u->nr_pages = head_pfn + (1UL << order) - pfn;
 	if (folio_test_hugetlb(folio)) {
 		u->class = MEMWALK_PHYS_CLASS_HUGETLB;
 		if (folio_hugetlb_free(folio))
 			u->flags = MEMWALK_PHYS_HUGETLB_FREE;
-	} else if (folio_test_slab(folio)) {
-		u->class = MEMWALK_PHYS_CLASS_SLAB;
-	} else if (!(k & BIT(PG_lru)) && mw_folio_huge_zero(folio)) {
-		u->class = MEMWALK_PHYS_CLASS_ZERO;
-	} else {
-		u->class = folio_class(folio, k, &u->flags);
+		return;
 	}
+	if (folio_test_slab(folio)) {
+		u->class = MEMWALK_PHYS_CLASS_SLAB;
+		return;
+	}
+
+	/* What the page is, for itself (kpageflags reads these per page). */
+	if (PageTable(page))
+		u->class = MEMWALK_PHYS_CLASS_PGTABLE;
+	else if (is_zero_pfn(pfn))
+		u->class = MEMWALK_PHYS_CLASS_ZERO;
+	else if (pk & BIT(PG_reserved))
+		u->class = MEMWALK_PHYS_CLASS_RESERVED;
+	else
+		u->class = MEMWALK_PHYS_NR_CLASSES;
+	if (u->class != MEMWALK_PHYS_NR_CLASSES) {
+		u->order = 0;
+		u->nr_pages = 1;
+		return;
+	}
+
+	if (!(k & BIT(PG_lru)) && mw_folio_huge_zero(folio))
+		u->class = MEMWALK_PHYS_CLASS_ZERO;
+	else
+		u->class = folio_class(folio, k, &u->flags);
 }
 
 /* Copy the bounce buffer out; no lock is held. */
