@@ -106,7 +106,10 @@ static void fill(struct phys_view *v, struct mw_line *ln, const struct row *r,
 			mw_table_number(t, ln, i, nid);
 			break;
 		case COL_ZONE:
-			mw_table_text(t, ln, i, zone ? zone : "-");
+			if (zone)
+				mw_table_text(t, ln, i, zone);
+			else
+				mw_table_unknown(t, ln, i);
 			break;
 		case COL_PAGES:
 			mw_table_number(t, ln, i, r->pages);
