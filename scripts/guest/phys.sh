@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The census of physical memory alone (memwalk_phys), root then lab mode:
 # for working on it without the whole suite
-# (MW_VM_MODULES="zram ext4" scripts/vm-run.sh LINE this; without ext4 the
-# guest has no disk file system and the file class stays empty).
+# (MW_VM_MODULES=zram scripts/vm-run.sh LINE this).  Without an ext2 driver
+# in the guest (zram and ext4 loaded were not enough on 6.12) there is no
+# disk file system and the file class stays empty: the root is tmpfs.
 cd /selftests || exit 1
 echo 8 > /proc/sys/vm/nr_hugepages
 # A disk file system for page cache (the root is tmpfs): ext2 on zram
-# (MW_VM_MODULES="zram ext4").
+# (MW_VM_MODULES=zram), when the guest can mount it.
 if [ -e /sys/class/zram-control/hot_add ] && id=$(cat /sys/class/zram-control/hot_add) &&
 	echo 32M > "/sys/block/zram$id/disksize" && mke2fs -q -b 4096 "/dev/zram$id" >/dev/null &&
 	mkdir -p /mnt/memwalk-disk && mount -t ext2 "/dev/zram$id" /mnt/memwalk-disk; then
