@@ -123,6 +123,8 @@ static long chardev_ioctl(struct file *file, unsigned int cmd,
 		return memwalk_ioctl_translate(acc, uarg);
 	case MEMWALK_IOC_VMA_SUMMARY & ~IOCSIZE_MASK:
 		return memwalk_ioctl_summary(acc, uarg);
+	case MEMWALK_IOC_PHYS & ~IOCSIZE_MASK:
+		return memwalk_ioctl_phys(acc, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -217,6 +217,36 @@ static inline unsigned long mw_folio_flags_word(const struct folio *folio)
 #define MEMWALK_KPF_FOLIO	1
 #endif
 
+/* ---- the physical census (phys.c) ----------------------------------- */
+
+/*
+ * The largest buddy order: MAX_PAGE_ORDER since 6.8, MAX_ORDER - 1 (the
+ * old exclusive bound) before.
+ */
+#ifdef MAX_PAGE_ORDER
+#define MW_MAX_PAGE_ORDER	MAX_PAGE_ORDER
+#else
+#define MW_MAX_PAGE_ORDER	(MAX_ORDER - 1)
+#endif
+
+/* The mapping bit of an anonymous folio: FOLIO_MAPPING_ANON since 6.17. */
+#ifdef PAGE_MAPPING_ANON
+#define MW_MAPPING_ANON		PAGE_MAPPING_ANON
+#else
+#define MW_MAPPING_ANON		FOLIO_MAPPING_ANON
+#endif
+
+/*
+ * The mapping bit of a non-LRU movable page (zsmalloc, balloon): gone
+ * in 7.x, whose movable_ops pages say it by page type or flag instead and
+ * keep no pointer in mapping.
+ */
+#ifdef PAGE_MAPPING_MOVABLE
+#define MW_MAPPING_MOVABLE	PAGE_MAPPING_MOVABLE
+#else
+#define MW_MAPPING_MOVABLE	0x2UL
+#endif
+
 /* ---- VMA names ------------------------------------------------------ */
 
 #if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE

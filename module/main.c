@@ -37,7 +37,7 @@ void memwalk_fill_info(struct memwalk_info *info)
 		info->features |= MEMWALK_FEAT_NETLINK;
 	if (memwalk_debugfs_present())
 		info->features |= MEMWALK_FEAT_DEBUGFS;
-	info->features |= MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_VMA_SUMMARY;
+	info->features |= MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_VMA_SUMMARY | MEMWALK_FEAT_PHYS;
 	if (memwalk_mglru_reported())
 		info->features |= MEMWALK_FEAT_MGLRU;
 	info->pgtable_levels = mw_arch_pgtable_levels();

@@ -345,6 +345,10 @@ long memwalk_ioctl_translate(const struct memwalk_access *acc,
 long memwalk_ioctl_summary(const struct memwalk_access *acc,
 			   struct memwalk_summary __user *uarg);	/* summary.c */
 
+/* phys.c: MEMWALK_IOC_PHYS, the census of physical memory */
+long memwalk_ioctl_phys(const struct memwalk_access *acc,
+			struct memwalk_phys __user *uarg);
+
 /* main.c */
 void memwalk_fill_info(struct memwalk_info *info);
 

@@ -13,6 +13,7 @@
 #define _MEMWALK_UNEXPORTED_H
 
 #include <linux/huge_mm.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 
@@ -109,5 +110,37 @@ static inline int mw_page_mapcount(struct folio *folio, struct page *page)
 	return page_mapcount(page);
 }
 #endif
+
+/*
+ * The free buddy block @pfn lies in, as is_free_buddy_page() (exported,
+ * but it gives no order) finds it: the head at each order's alignment
+ * below, if PageBuddy and of at least that order.  Its order is read
+ * without the zone lock (buddy_order_unsafe(), mm/internal.h): it may be
+ * stale, so it is bounded by MW_MAX_PAGE_ORDER and must cover @pfn.
+ * Each head is looked up with pfn_to_online_page(): a section may be
+ * online in parts (ZONE_DEVICE subsections), the others without a memory
+ * map.  Returns the head's PFN and sets *@order, or returns ULONG_MAX.
+ */
+static inline unsigned long mw_free_buddy_head(unsigned long pfn,
+					       unsigned int *order)
+{
+	unsigned int o;
+
+	for (o = 0; o <= MW_MAX_PAGE_ORDER; o++) {
+		unsigned long head = pfn & ~((1UL << o) - 1);
+		struct page *page = pfn_to_online_page(head);
+		unsigned long k;
+
+		if (!page || !PageBuddy(page))
+			continue;
+		k = READ_ONCE(page->private);
+		if (k >= o && k <= MW_MAX_PAGE_ORDER &&
+		    !(head & ((1UL << k) - 1))) {
+			*order = k;
+			return head;
+		}
+	}
+	return ULONG_MAX;
+}
 
 #endif /* _MEMWALK_UNEXPORTED_H */

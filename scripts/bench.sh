@@ -9,6 +9,8 @@
 #     `cat /proc/PID/smaps` (60,000 VMAs), in one guest per line
 #   MEMWALK_BENCH_ONLY=ps  only `memwalk-client ps` against every
 #     /proc/PID/smaps_rollup (200 processes), in one guest per line
+#   MEMWALK_BENCH_ONLY=phys  only the census of physical memory against
+#     reading /proc/kpageflags for every PFN, in one guest per line
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 lines=${1:-6.12}
@@ -31,6 +33,20 @@ if [ -n "${MEMWALK_BENCH_ONLY:-}" ]; then
 	done
 	exit 0
 fi
+# The census of physical memory vs /proc/kpageflags (page-types -a): a 2 GiB
+# guest whose clock counts instructions.
+bench_phys() {
+	MW_VM_MEM=2048 MW_VM_CPUS=1 MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
+		"$MW_TOP/scripts/vm-run.sh" "$1" "$MW_TOP/scripts/guest/bench-phys.sh" bench-phys
+}
+if [ "${MEMWALK_BENCH_ONLY:-}" = phys ]; then
+	for line in $lines; do
+		"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
+		log "phys census against /proc/kpageflags on $line under QEMU/TCG -icount"
+		bench_phys "$line"
+	done
+	exit 0
+fi
 "$MW_TOP/scripts/bench-show.sh"
 for line in $lines; do
 	"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
@@ -46,6 +62,7 @@ for line in $lines; do
 	MW_VM_MEM=1024 MW_VM_CPUS=1 MW_VM_MODULES=zram \
 	MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=900 \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench-icount.sh" bench-icount
+	bench_phys "$line"
 	# Event latency needs the host's clock.
 	MW_VM_MEM=1024 MW_VM_MODULES=zram \
 		"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/bench.sh" bench

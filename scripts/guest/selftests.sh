@@ -63,6 +63,8 @@ snap_suites="memwalk_states memwalk_states_oracle memwalk_snap_walk memwalk_snap
 	memwalk_summary"
 client_suites="memwalk_client memwalk_client_diff memwalk_client_pages memwalk_client_ps
 	memwalk_client_watch memwalk_labs"
+# The census of physical memory: module and client (its JSON against the census).
+snap_suites="$snap_suites memwalk_phys"
 # The reliability lane looks for the module's splats and leaks: the client
 # suites (and the labs' handouts, checked through the client) drive no
 # module path the snapshot suites do not, and under KASAN and TCG they would
@@ -86,7 +88,7 @@ fi
 # suites run their lab variant alone under this load.
 if insmod "$MEMWALK_KO" lab_mode=1; then
 	echo "ok - insmod memwalk.ko lab_mode=1"
-	for t in memwalk_states memwalk_states_oracle memwalk_summary memwalk_snapshot_lab; do
+	for t in memwalk_states memwalk_states_oracle memwalk_summary memwalk_snapshot_lab memwalk_phys; do
 		[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 		echo "# ==== $t"
 		"./$t" || echo "not ok - $t exited with status $?"

@@ -17,7 +17,7 @@
 #include <linux/types.h>
 
 /* Bumped whenever this ABI grows; old fields never change meaning. */
-#define MEMWALK_UAPI_VERSION		2
+#define MEMWALK_UAPI_VERSION		3
 
 #define MEMWALK_DEVICE_NAME		"memwalk"
 #define MEMWALK_DEVICE_PATH		"/dev/memwalk"
@@ -51,6 +51,7 @@ struct memwalk_info {
 #define MEMWALK_FEAT_SNAPSHOT		(1ULL << 2)	/* MEMWALK_IOC_SNAPSHOT/TRANSLATE */
 #define MEMWALK_FEAT_MGLRU		(1ULL << 3)	/* runs report MGLRU generations */
 #define MEMWALK_FEAT_VMA_SUMMARY	(1ULL << 4)	/* MEMWALK_IOC_VMA_SUMMARY */
+#define MEMWALK_FEAT_PHYS		(1ULL << 5)	/* MEMWALK_IOC_PHYS */
 
 #define MEMWALK_IOC_INFO	_IOWR(MEMWALK_IOC_MAGIC, 0x00, struct memwalk_info)
 
@@ -442,6 +443,92 @@ struct memwalk_summary {
 #define MEMWALK_SUMMARY_SIZE_VER0	112
 
 #define MEMWALK_IOC_VMA_SUMMARY	_IOWR(MEMWALK_IOC_MAGIC, 0x03, struct memwalk_summary)
+
+/*
+ * MEMWALK_IOC_PHYS: a census of physical memory.
+ *
+ * The kernel looks at every page frame of [start_pfn, end_pfn) that
+ * pfn_to_online_page() accepts (holes and offline sections are skipped,
+ * not reported) and puts it in one class (MEMWALK_PHYS_CLASS_*), read the
+ * way /proc/kpageflags reads it: without a reference, the lock or a
+ * write, so a page that changes meanwhile is seen in its old or its new
+ * state.  It is a census of a moving system: the totals are exact for no
+ * instant, like page-types -a over /proc/kpageflags.  Runs of consecutive
+ * PFNs alike in class, flags, order, node and zone come as one record
+ * (struct memwalk_phys_run, run_size bytes each): a free buddy block, a
+ * large folio or a stretch of them is one record.
+ *
+ * The call stops when run_buf is full or the range is done; next_pfn says
+ * where: call again with start_pfn = next_pfn until next_pfn == end_pfn
+ * (end_pfn 0 on input: the census end, returned in max_pfn).  A run cut
+ * by a stop continues in the next call's first record.
+ *
+ * Root only: the opener needs CAP_SYS_ADMIN; lab mode openers get EPERM
+ * (physical memory is everyone's).
+ *
+ * Errors: EPERM (lab-mode opener); EINVAL (size below VER0, flags or
+ * __reserved set, start_pfn >= end, end_pfn beyond max_pfn); E2BIG (size
+ * above a page, non-zero unknown tail); EFAULT; ENOSPC (not one record
+ * fits in run_buf); EINTR (fatal signal); ENOMEM.
+ */
+struct memwalk_phys {
+	__u32 size;		/* in: sizeof as known to the caller */
+	__u32 flags;		/* in: must be 0 */
+	__u64 start_pfn;	/* in: first PFN */
+	__u64 end_pfn;		/* in: end PFN (exclusive); 0 = max_pfn */
+	__u64 run_buf;		/* in: user pointer to struct memwalk_phys_run */
+	__u64 run_buf_len;	/* in: its size in bytes */
+	/* out */
+	__u64 next_pfn;		/* where this call stopped: resume from here */
+	__u64 nr_runs;		/* records written to run_buf */
+	__u64 max_pfn;		/* end of the census: /proc/kpageflags' end */
+	__u32 run_size;		/* bytes per record */
+	__u32 __reserved;	/* in: must be 0 */
+};
+
+#define MEMWALK_PHYS_SIZE_VER0		72
+
+/*
+ * struct memwalk_phys_run.class: what a page is, tested in this order.
+ * /proc/kpageflags bits that decide it are in brackets.
+ */
+enum memwalk_phys_class {
+	MEMWALK_PHYS_CLASS_OFFLINE,	/* logically offline: balloon, virtio-mem [OFFLINE] */
+	MEMWALK_PHYS_CLASS_HWPOISON,	/* poisoned by memory failure [HWPOISON] */
+	MEMWALK_PHYS_CLASS_FREE,	/* in the buddy allocator, order = block order [BUDDY] */
+	MEMWALK_PHYS_CLASS_HUGETLB,	/* hugetlb pool; HUGETLB_FREE if unused [HUGE] */
+	MEMWALK_PHYS_CLASS_SLAB,	/* slab pages [SLAB] */
+	MEMWALK_PHYS_CLASS_PGTABLE,	/* page tables [PGTABLE] */
+	MEMWALK_PHYS_CLASS_ZERO,	/* the zero page, the huge zero folio [ZERO_PAGE] */
+	MEMWALK_PHYS_CLASS_RESERVED,	/* PG_reserved: kernel image, memmap, firmware [RESERVED] */
+	MEMWALK_PHYS_CLASS_ANON,	/* anonymous, and swap cache [ANON, SWAPCACHE] */
+	MEMWALK_PHYS_CLASS_SHMEM,	/* shmem/tmpfs page cache [SWAPBACKED, !ANON] */
+	MEMWALK_PHYS_CLASS_FILE,	/* page cache of files and block devices [LRU, !ANON] */
+	MEMWALK_PHYS_CLASS_OTHER,	/* none: kernel, other (vmalloc, stacks, drivers) */
+
+	MEMWALK_PHYS_NR_CLASSES,
+};
+
+/* struct memwalk_phys_run.flags */
+#define MEMWALK_PHYS_MAPPED	(1U << 0)	/* the folio is mapped (anon, shmem, file) */
+#define MEMWALK_PHYS_DIRTY	(1U << 1)	/* PG_dirty (anon, shmem, file) */
+#define MEMWALK_PHYS_WRITEBACK	(1U << 2)	/* PG_writeback (anon, shmem, file) */
+#define MEMWALK_PHYS_SWAPCACHE	(1U << 3)	/* in the swap cache (anon) */
+#define MEMWALK_PHYS_HUGETLB_FREE (1U << 4)	/* on a hugetlb pool's free list */
+#define MEMWALK_PHYS_LRU	(1U << 5)	/* on an LRU list */
+
+struct memwalk_phys_run {
+	__u64 pfn;		/* first PFN */
+	__u32 nr_pages;		/* PFNs in the run */
+	__u32 flags;		/* MEMWALK_PHYS_* */
+	__u16 nid;		/* NUMA node */
+	__u8 class;		/* enum memwalk_phys_class */
+	__u8 order;		/* buddy block or folio order (0 = base page) */
+	__u8 zone;		/* zone index in the node (as /proc/zoneinfo lists them) */
+	__u8 __pad[3];
+};
+
+#define MEMWALK_IOC_PHYS	_IOWR(MEMWALK_IOC_MAGIC, 0x04, struct memwalk_phys)
 
 /* ---- generic netlink ------------------------------------------------- */
 

@@ -20,6 +20,7 @@
  *   MW_FAKE_LAB=1           PFNs hidden, as for a lab-mode opener
  *   MW_FAKE_UAPI=N          the uapi version MEMWALK_IOC_INFO reports (1: a
  *                           module without PFN lists)
+ * MEMWALK_IOC_PHYS: tests/fake-phys.c.
  * Each call reports 1 lock drop and holds of 1.5 us times its number.
  */
 #include <errno.h>
@@ -32,6 +33,7 @@
 #include "device.h"
 #include "memwalk-client.h"
 #include "snapjson.h"
+#include "tests/fake-phys.h"
 
 #define USER_TOP	0x7ffffffff000ULL
 
@@ -468,6 +470,8 @@ static int fake_ioctl(unsigned long request, void *arg)
 		return fake_snapshot(arg);
 	case MEMWALK_IOC_TRANSLATE:
 		return fake_translate(arg);
+	case MEMWALK_IOC_PHYS:
+		return mw_fake_phys(arg, injected_errno());
 	default:
 		return fail(ENOTTY);
 	}
