@@ -1528,9 +1528,9 @@ PY
 # a module of another uapi version: one warning, and the command goes on
 test_uapi_warning() {
 	for args in "info" "translate 4242 0x7f2000100a10" "$$ -n -o address"; do
-		fake MW_FAKE_UAPI=3 "$FAKE_CLIENT" $args
+		fake MW_FAKE_UAPI=4 "$FAKE_CLIENT" $args
 		expect_rc 0 && [ -s "$tmp/out" ] || fail "'$args' did not go on" || return 1
-		[ "$(grep -c 'warning: module reports memwalk uapi version 3, this client was built with' "$tmp/err")" -eq 1 ] &&
+		[ "$(grep -c 'warning: module reports memwalk uapi version 4, this client was built with' "$tmp/err")" -eq 1 ] &&
 		stderr_one_line || fail "'$args': not one warning" || return 1
 	done
 	fake MW_FAKE_UAPI=1 "$FAKE_CLIENT" $$ -J
