@@ -82,10 +82,11 @@ else
 fi
 
 # Lab mode: unprivileged snapshots of one's own processes; the states
-# suites run their lab variant alone under this load.
+# suites run their lab variant alone under this load, the labs those whose
+# steps have an unprivileged check.
 if insmod "$MEMWALK_KO" lab_mode=1; then
 	echo "ok - insmod memwalk.ko lab_mode=1"
-	for t in memwalk_states memwalk_states_oracle memwalk_snapshot_lab; do
+	for t in memwalk_states memwalk_states_oracle memwalk_snapshot_lab memwalk_labs; do
 		[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 		echo "# ==== $t"
 		"./$t" || echo "not ok - $t exited with status $?"
