@@ -230,13 +230,13 @@ static int client_stop(struct bg *b, int sig, char *out)
 	return status;
 }
 
-/* The frames of watch -J so far. */
-static unsigned int watch_frames(struct bg *b, char *out)
+/* The frames of watch -J so far (its output into @out, @len bytes at most). */
+static unsigned int watch_frames(struct bg *b, char *out, size_t len)
 {
 	const char *p = out;
 	unsigned int n = 0;
 
-	bg_read(b->out, out, OUT_MAX);
+	bg_read(b->out, out, len);
 	while ((p = strstr(p, "\"frame\":")) && ++n)
 		p++;
 	return n;
@@ -245,10 +245,10 @@ static unsigned int watch_frames(struct bg *b, char *out)
 /* Two more frames than there are: the last began after what moved. */
 static void watch_stop(struct __test_metadata *_metadata, struct bg *b, char *out)
 {
-	unsigned int want = watch_frames(b, out) + 2;
+	unsigned int want = watch_frames(b, out, OUT_MAX) + 2;
 	int i, status;
 
-	for (i = 0; i < 1200 && watch_frames(b, out) < want; i++)
+	for (i = 0; i < 1200 && watch_frames(b, out, OUT_MAX) < want; i++)
 		msleep(50);
 	status = client_stop(b, SIGINT, out);
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("watch: status %#x", status);
@@ -302,8 +302,24 @@ static void expect_watched(struct __test_metadata *_metadata, const char *out, c
 
 	ASSERT_GE(VIEW_MAX, n);
 	ASSERT_EQ(0, mw_watch_hits(out, kind, start, n, hits));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		EXPECT_EQ(i >= lo && i < hi, hits[i]) TH_LOG("watch, %s: page %zu", kind, i);
+	}
+}
+
+/*
+ * Two more frames of the running watch: the last began after the step
+ * (a student looks at the watch before going on).
+ */
+static void watch_sync(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self)
+{
+	static char out[OUT_MAX / 64];
+	unsigned int want = watch_frames(&self->watch, out, sizeof(out)) + 2;
+	int i;
+
+	for (i = 0; i < 600 && watch_frames(&self->watch, out, sizeof(out)) < want; i++)
+		msleep(50);
+	ASSERT_LE(want, watch_frames(&self->watch, out, sizeof(out))) TH_LOG("the watch stalled");
 }
 
 /* ---- the pages of a range, as memwalk and pagemap see them -------------- */
@@ -491,6 +507,7 @@ static void lab_demand(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *se
 
 	/* 2: read: every page maps the one zero page, read-only. */
 	STEP(2);
+	watch_sync(_metadata, self);
 	SAVE("PID", "BUF_RANGE", "2.json");
 	EXPECT_EQ(DEMAND_PAGES, DIFF("1.json", "2.json", "faulted_in"));
 	view_get(_metadata, self, pid, buf, DEMAND_PAGES, &v);
@@ -502,6 +519,7 @@ static void lab_demand(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *se
 
 	/* 3: pages 0-3 written: a page of their own each, writable. */
 	STEP(3);
+	watch_sync(_metadata, self);
 	SAVE("PID", "BUF_RANGE", "3.json");
 	EXPECT_EQ(4, DIFF("2.json", "3.json", "cow_broken"));
 	view_get(_metadata, self, pid, buf, DEMAND_PAGES, &v);
@@ -711,6 +729,7 @@ static void lab_swap(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self
 
 	/* 2: MADV_PAGEOUT: a swap entry each, a slot of its own each. */
 	STEP(2);
+	watch_sync(_metadata, self);
 	SAVE("PID", "BUF_RANGE", "2.json");
 	EXPECT_EQ(SWAP_PAGES, DIFF("1.json", "2.json", "swapped_out"));
 	view_get(_metadata, self, pid, buf, SWAP_PAGES, &p2);
@@ -723,6 +742,7 @@ static void lab_swap(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *self
 
 	/* 3: forked: the child has the same swap entries. */
 	STEP(3);
+	watch_sync(_metadata, self);
 	child = VAR("CHILD");
 	view_get(_metadata, self, child, buf, SWAP_PAGES, &c3);
 	for (i = 0; i < SWAP_PAGES; i++) {

@@ -23,6 +23,8 @@ start_bg() {
 	"$@" > "$out" 2>&1 &
 	echo "$!" > "$out.pid"
 	echo
+	# As a student would: the first frame, the subscription, then Enter.
+	sleep 1
 }
 stop_bg() {
 	local pid
@@ -84,6 +86,8 @@ while [ "$n" -le "$STEPS" ]; do
 		PS1="lab $LAB step $n# " sh -i
 	fi
 	seen=$upto
+	# A watch running: its frames show this step before the next one.
+	ls ./*.pid > /dev/null 2>&1 && sleep 1
 	echo >&3
 	n=$((n + 1))
 done
