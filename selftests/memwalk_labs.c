@@ -937,7 +937,8 @@ static bool lru_bit(struct __test_metadata *_metadata, const struct view *v, siz
  * The LRU as the handout says: every page on an LRU list; on the classic
  * LRU (6.1: MGLRU built, off) active for the pages @active says, and no
  * generation; under MGLRU (6.12, 7.2: on) PG_active is never set on a
- * folio on its lists and each page has a generation, @gens if given.
+ * folio on its lists and each page has a generation: @gens's if given,
+ * else the youngest.
  */
 static void expect_lru(struct __test_metadata *_metadata, const struct view *v, bool mglru,
 		       size_t active, const struct view *gens)
@@ -953,7 +954,8 @@ static void expect_lru(struct __test_metadata *_metadata, const struct view *v, 
 		} else if (gens) {
 			EXPECT_EQ(gens->page[i].lru_gen, v->page[i].lru_gen) TH_LOG("page %zu", i);
 		} else {
-			EXPECT_LE(0, v->page[i].lru_gen) TH_LOG("page %zu", i);
+			/* Just faulted in: the youngest generation. */
+			EXPECT_EQ(0, v->page[i].lru_gen) TH_LOG("page %zu", i);
 		}
 		if (!_metadata->passed)
 			break;	/* the first page that fails says it: not 512 times */
@@ -1116,7 +1118,8 @@ static void lab_reclaim(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *s
 	/*
 	 * 2: pages 0-255 read twice with read(2).  Classic LRU: the second
 	 * access activated them.  MGLRU: read(2) accesses count in the
-	 * folio's tier, not its generation: nothing moved.
+	 * folio's tier (PG_referenced, PG_workingset, then the refs bits),
+	 * not its generation: nothing moved.
 	 */
 	STEP(2);
 	EXPECT_EQ(r->file, VAR("TWICE"));
@@ -1125,6 +1128,13 @@ static void lab_reclaim(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *s
 	view_get(_metadata, self, r->pid, r->anon, RECLAIM_PAGES, &r->a2);
 	if (r->mglru) {
 		expect_lru(_metadata, &r->f2, true, 0, &r->f1);
+		/* The tier's first mark: PG_referenced (6.12, 7.2). */
+		for (i = 0; i < RECLAIM_PAGES; i++) {
+			EXPECT_EQ(i < RECLAIM_TWICE, lru_bit(_metadata, &r->f2, i, MEMWALK_KPF_REFERENCED))
+				TH_LOG("file page %zu", i);
+			if (!_metadata->passed)
+				break;
+		}
 	} else {
 		expect_lru(_metadata, &r->f2, false, RECLAIM_TWICE, NULL);
 		EXPECT_EQ(RECLAIM_TWICE, DIFF("1.json", "2.json", "activated"));
