@@ -155,6 +155,9 @@ int main(void)
 	if (mmap(area, NPAGES * LAB_PAGE, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
 		lab_fail("mmap of the file");
 	anon = area + NPAGES * LAB_PAGE;
+	/* Not in the children: their fork would share (and COW-protect) it. */
+	if (madvise(area, 2 * NPAGES * LAB_PAGE, MADV_DONTFORK))
+		lab_fail("madvise(MADV_DONTFORK)");
 	for (i = 0; i < NPAGES; i++) {
 		sum += ((volatile char *)area)[i * LAB_PAGE];
 		memset(anon + i * LAB_PAGE, 1 + i % 250, LAB_PAGE);
