@@ -1141,8 +1141,14 @@ static void lab_reclaim(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *s
 	view_get(_metadata, self, r->pid, r->anon, RECLAIM_PAGES, &r->a2);
 	if (r->mglru) {
 		expect_lru(_metadata, &r->f2, true, 0, &r->f1);
-		/* The tier's first mark: PG_referenced (6.12, 7.2). */
+		/*
+		 * The tier's first mark: PG_referenced (6.12, 7.2).  7.2's
+		 * read(2) also marks the page just past the range read
+		 * (page 256): that one may have it either way.
+		 */
 		for (i = 0; i < RECLAIM_PAGES; i++) {
+			if (i == RECLAIM_TWICE)
+				continue;
 			EXPECT_EQ(i < RECLAIM_TWICE, lru_bit(_metadata, &r->f2, i, MEMWALK_KPF_REFERENCED))
 				TH_LOG("file page %zu", i);
 			if (!_metadata->passed)
