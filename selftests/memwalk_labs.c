@@ -1149,7 +1149,7 @@ static void lab_reclaim(struct __test_metadata *_metadata, FIXTURE_DATA(labs) *s
 		 */
 		for (i = 0; i < RECLAIM_PAGES; i++) {
 			EXPECT_EQ(i < RECLAIM_TWICE ||
-				  lru_bit(_metadata, &r->f1, i, MEMWALK_KPF_REFERENCED),
+				  (r->f1.page[i].folio_flags & (1U << MEMWALK_KPF_REFERENCED)),
 				  lru_bit(_metadata, &r->f2, i, MEMWALK_KPF_REFERENCED))
 				TH_LOG("file page %zu", i);
 			if (!_metadata->passed)
