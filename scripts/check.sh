@@ -124,15 +124,6 @@ vm_suite() {
 		say "not ok - VM suite on $line: the harness gave no verdict (see $log)"
 }
 
-# The VM suite's modules: zram (swap), ext4 for a disk-backed page cache, and
-# the crc32c it loads where that is a crypto module (before 7.x).
-suite_modules() {
-	local m="zram ext4"
-	find "$(mw_kimage "$1")/lib/modules" -name 'crc32c_generic.ko*' | grep -q . &&
-		m="$m crc32c_generic"
-	echo "$m"
-}
-
 # --- lint and builds ---------------------------------------------------
 step "checkpatch --strict: module/ and uapi/" lint_checkpatch
 for line in $lines; do
@@ -172,7 +163,7 @@ xline_suites() {
 	for line in $xlines; do
 		say "# VM suite on $line"
 		if [ -f "$MW_OUT/$line/memwalk.ko" ] && [ -x "$MW_OUT/$line/user/userspace/memwalk-client" ]; then
-			MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(suite_modules "$line")} \
+			MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(mw_disk_modules "$line")} \
 				vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
 		else
 			say "not ok - VM suite on $line: no module, client or selftests were built"
@@ -225,7 +216,7 @@ say "# the sanitizer build and run took $((SECONDS - t_host)) s"
 for line in $lines; do
 	say "# VM suite on $line"
 	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
-		MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(suite_modules "$line")} \
+		MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(mw_disk_modules "$line")} \
 			vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
 	else
 		say "not ok - VM suite on $line: no module was built"

@@ -44,7 +44,7 @@ build make -s -C "$MW_TOP/userspace" TOP="$MW_TOP"
 build make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
 log "booting a $line guest under QEMU (TCG) for lab $name"
 vm() {
-	MW_VM_QUIET=0 MW_VM_MODULES=zram MW_VM_APPEND="transparent_hugepage=madvise" \
+	MW_VM_QUIET=0 MW_VM_MODULES="$(mw_disk_modules "$line")" MW_VM_APPEND="transparent_hugepage=madvise" \
 		MW_VM_FILES="$files" "$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/lab.sh" "lab-$name"
 }
 # The shell's prompt has no newline: no line filter in between then.

@@ -74,3 +74,13 @@ mw_sid_apt() {
 		-o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root \
 		-o Dpkg::Use-Pty=0 "$@"
 }
+
+# The guest modules for swap and a disk-backed page cache (the VM suite, the
+# labs): zram, ext4 (for ext2), and the crc32c it loads where that is a
+# crypto module (before 7.x).
+mw_disk_modules() {
+	local m="zram ext4"
+	find "$(mw_kimage "$1")/lib/modules" -name 'crc32c_generic.ko*' | grep -q . &&
+		m="$m crc32c_generic"
+	echo "$m"
+}

@@ -221,40 +221,6 @@ static int stop_watch(FIXTURE_DATA(watch) *self)
 	return status;
 }
 
-/*
- * Add 1 to @hits[i] for every page i of [start, start + NR_PAGES) that a
- * frame (each line of @out) reports as @kind; the pages of that kind
- * outside the region are not ours.  -1 if a range is not as documented.
- */
-static int kind_hits(const char *out, const char *kind, uint64_t start,
-		     unsigned char *hits)
-{
-	char key[64];
-	const char *line, *p, *end, *next;
-	unsigned long long s, e, a;
-
-	snprintf(key, sizeof(key), "\"kind\":\"%s\"", kind);
-	for (line = out; line && *line; line = next) {
-		next = strchr(line, '\n');
-		next = next ? next + 1 : NULL;
-		p = strstr(line, key);
-		if (!p || (next && p >= next))
-			continue;
-		end = strstr(p + 1, "\"kind\":");
-		if (!end || (next && end > next))
-			end = next ? next : p + strlen(p);
-		while ((p = strstr(p, "\"start\":")) && p < end) {
-			if (sscanf(p, "\"start\":%llu,\"end\":%llu", &s, &e) != 2)
-				return -1;
-			p++;
-			for (a = s; a < e; a += MW_PAGE)
-				if (a >= start && a < start + NR_PAGES * MW_PAGE)
-					hits[(a - start) / MW_PAGE]++;
-		}
-	}
-	return 0;
-}
-
 /* How many frames carry a memcg reclaim of CGROUP. */
 static unsigned int memcg_events(const char *out)
 {
@@ -318,8 +284,8 @@ TEST_F_TIMEOUT(watch, reclaim_matches_pagemap, 600)
 	ASSERT_LT(0, want_dropped) TH_LOG("pagemap: no page-cache page of the target dropped");
 	ASSERT_LT(0, want_swapped) TH_LOG("pagemap: no anonymous page of the target swapped");
 
-	ASSERT_EQ(0, kind_hits(self->out, "page_cache_dropped", self->file, dropped));
-	ASSERT_EQ(0, kind_hits(self->out, "swapped_out", self->anon, swapped));
+	ASSERT_EQ(0, mw_watch_hits(self->out, "page_cache_dropped", self->file, NR_PAGES, dropped));
+	ASSERT_EQ(0, mw_watch_hits(self->out, "swapped_out", self->anon, NR_PAGES, swapped));
 	for (i = 0; i < NR_PAGES; i++) {
 		bool gone = (file0[i] & PM_PRESENT) && !(file1[i] & (PM_PRESENT | PM_SWAP));
 		bool out = (anon0[i] & PM_PRESENT) && (anon1[i] & PM_SWAP);
@@ -357,7 +323,7 @@ TEST_F_TIMEOUT(watch, fork_write_breaks_cow, 300)
 	status = stop_watch(self);
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("watch: status 0x%x", status);
 
-	ASSERT_EQ(0, kind_hits(self->out, "cow_broken", self->anon, broken));
+	ASSERT_EQ(0, mw_watch_hits(self->out, "cow_broken", self->anon, NR_PAGES, broken));
 	for (i = 0; i < NR_PAGES; i++) {
 		bool oracle = (anon2[i] & PM_PRESENT) && (anon2[i] & PM_MMAP_EXCLUSIVE) &&
 			      !(anon1[i] & PM_MMAP_EXCLUSIVE) &&

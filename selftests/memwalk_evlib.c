@@ -704,19 +704,27 @@ int cg_write(const char *cg, const char *file, const char *val)
 	return mw_write_file(path, val);
 }
 
-/* A key of memory.events (flat keyed file); -1 if absent. */
-long long cg_event(const char *cg, const char *key)
+long long flat_key(const char *path, const char *key)
 {
-	char path[256], buf[1024], *p;
+	static char buf[16384];	/* memory.stat is the largest */
 	size_t klen = strlen(key);
+	char *p;
 
-	snprintf(path, sizeof(path), CG "/%s/memory.events", cg);
 	if (mw_read_file(path, buf, sizeof(buf)))
 		return -1;
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (!strncmp(p, key, klen) && p[klen] == ' ')
 			return atoll(p + klen + 1);
 	return -1;
+}
+
+/* A key of memory.events (flat keyed file); -1 if absent. */
+long long cg_event(const char *cg, const char *key)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), CG "/%s/memory.events", cg);
+	return flat_key(path, key);
 }
 
 /* Kill what is left in @cg and remove it; quiet if there is no such cgroup. */

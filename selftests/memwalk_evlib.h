@@ -186,6 +186,8 @@ int cg_write(const char *cg, const char *file, const char *val);
 
 /* A key of memory.events; -1 if absent. */
 long long cg_event(const char *cg, const char *key);
+/* The value of "KEY VALUE" in a flat keyed file (memory.stat, ...); -1 if absent. */
+long long flat_key(const char *path, const char *key);
 /* Kill what is left in @cg and remove it; quiet if there is none. */
 void cg_remove(const char *cg);
 /* A fresh cgroup @cg with memory.max @max (bytes, 0: max); @swap false: memory.swap.max 0. */

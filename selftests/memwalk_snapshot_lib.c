@@ -1126,6 +1126,36 @@ pid_t mw_free_pid(void)
 	return pid;
 }
 
+int mw_watch_hits(const char *out, const char *kind, uint64_t start, size_t n,
+		  unsigned char *hits)
+{
+	char key[64];
+	const char *line, *p, *end, *next;
+	unsigned long long s, e, a;
+
+	snprintf(key, sizeof(key), "\"kind\":\"%s\"", kind);
+	for (line = out; line && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : NULL;
+		p = strstr(line, key);
+		if (!p || (next && p >= next))
+			continue;
+		/* This kind's ranges: up to the next kind, or the line's end. */
+		end = strstr(p + 1, "\"kind\":");
+		if (!end || (next && end > next))
+			end = next ? next : p + strlen(p);
+		while ((p = strstr(p, "\"start\":")) && p < end) {
+			if (sscanf(p, "\"start\":%llu,\"end\":%llu", &s, &e) != 2)
+				return -1;
+			p++;
+			for (a = s; a < e; a += MW_PAGE)
+				if (a >= start && a < start + n * MW_PAGE)
+					hits[(a - start) / MW_PAGE]++;
+		}
+	}
+	return 0;
+}
+
 static char *read_all_fd(int fd)
 {
 	size_t len = 0, cap = 1 << 14;

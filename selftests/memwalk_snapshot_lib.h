@@ -321,6 +321,15 @@ int mw_capture(const char *const argv[], int *status, char **out, char **err);
 /* A PID that is free right now (a reaped child's). */
 pid_t mw_free_pid(void);
 
+/*
+ * Add 1 to @hits[i] for every page i of the @n at @start that a frame of
+ * `memwalk-client watch --batch -J` (each line of @out) files under change
+ * @kind (docs/json-schema.md); pages of that kind elsewhere are not
+ * counted.  -1 if a range is not as documented.
+ */
+int mw_watch_hits(const char *out, const char *kind, uint64_t start, size_t n,
+		  unsigned char *hits);
+
 /* ---- device, states target, lab opener ------------------------------------- */
 
 #define MW_READY_MS	60000	/* how long the target may take to say a word */

@@ -13,6 +13,30 @@ if [ -e /etc/memwalk/lab-shell ]; then
 	shell=1
 fi
 run() { echo "guest# $*"; "$@"; echo; }
+# A command that runs on into the next steps (a watch, events), its output
+# into FILE, as in a second terminal: start_bg FILE CMD..., then stop_bg
+# FILE at a later step interrupts it (Ctrl-C) and waits for its last words.
+start_bg() {
+	local out=$1
+	shift
+	echo "guest# $* > $out &"
+	"$@" > "$out" 2>&1 &
+	echo "$!" > "$out.pid"
+	echo
+	# As a student would: the first frame, the subscription, then Enter.
+	sleep 1
+}
+stop_bg() {
+	local pid
+	pid=$(cat "$1.pid") || return
+	# Two more of a watch's frames at -i 0.5: they come after what moved.
+	sleep 1.5
+	echo "guest# kill -INT $pid   # the command writing $1"
+	kill -INT "$pid"
+	wait "$pid"
+	rm -f "$1.pid"
+	echo
+}
 # The tables as wide as they are (no terminal here to fit).
 export COLUMNS=200
 
@@ -20,6 +44,14 @@ echo "memwalk lab $LAB on $(uname -r)"
 if [ -e /sys/block/zram0 ]; then
 	echo 128M > /sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
 		swapon /dev/zram0 && echo "# swap: 128M on zram0"
+fi
+# Page cache that can be dropped needs a disk (the root and /tmp are RAM
+# file systems): ext2 on a second zram device, $LAB_DISK for the programs.
+if [ -e /sys/class/zram-control/hot_add ] && id=$(cat /sys/class/zram-control/hot_add) &&
+	echo 32M > "/sys/block/zram$id/disksize" && mke2fs -q -b 4096 "/dev/zram$id" >/dev/null &&
+	mkdir -p /mnt/lab-disk && mount -t ext2 "/dev/zram$id" /mnt/lab-disk; then
+	export LAB_DISK=/mnt/lab-disk
+	echo "# disk: ext2 on zram$id at $LAB_DISK"
 fi
 insmod /lib/memwalk/memwalk.ko || exit 1
 mkdir -p /tmp/lab && cd /tmp/lab || exit 1
@@ -43,7 +75,8 @@ while [ "$n" -le "$STEPS" ]; do
 	echo "==== step $n"
 	sed -n "$((seen + 1)),$((upto - 1))p" out > said
 	grep '^# ' said
-	grep '^export [A-Z_0-9]*=[0-9a-fx-]*$' said > exports
+	# Numbers, addresses and paths only: this shell sources them.
+	grep '^export [A-Z_0-9]*=[0-9A-Za-z_./:-]*$' said > exports
 	. ./exports
 	sed 's/^export /# /' exports
 	echo
@@ -53,6 +86,8 @@ while [ "$n" -le "$STEPS" ]; do
 		PS1="lab $LAB step $n# " sh -i
 	fi
 	seen=$upto
+	# A watch running: its frames show this step before the next one.
+	ls ./*.pid > /dev/null 2>&1 && sleep 1
 	echo >&3
 	n=$((n + 1))
 done

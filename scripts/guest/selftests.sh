@@ -69,9 +69,11 @@ snap_suites="$snap_suites memwalk_phys"
 # suites (and the labs' handouts, checked through the client) drive no
 # module path the snapshot suites do not, and under KASAN and TCG they would
 # cost the lane as much again; the release lines run them.
+lab_client_suites=memwalk_labs
 if [ -n "${MEMWALK_SUITE_MODULE_ONLY:-}" ]; then
 	echo "# client suites not run here (MEMWALK_SUITE_MODULE_ONLY):" $client_suites
 	client_suites=
+	lab_client_suites=
 fi
 for t in $snap_suites $client_suites; do
 	[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
@@ -85,10 +87,12 @@ else
 fi
 
 # Lab mode: unprivileged snapshots of one's own processes; the states
-# suites run their lab variant alone under this load.
+# suites run their lab variant alone under this load, the labs those whose
+# steps have an unprivileged check.
 if insmod "$MEMWALK_KO" lab_mode=1; then
 	echo "ok - insmod memwalk.ko lab_mode=1"
-	for t in memwalk_states memwalk_states_oracle memwalk_summary memwalk_snapshot_lab memwalk_phys; do
+	for t in memwalk_states memwalk_states_oracle memwalk_summary memwalk_snapshot_lab memwalk_phys \
+		$lab_client_suites; do
 		[ -x "$t" ] || { echo "not ok - $t: missing from the initramfs"; continue; }
 		echo "# ==== $t"
 		"./$t" || echo "not ok - $t exited with status $?"
