@@ -32,7 +32,8 @@
 #define DEV		MEMWALK_DEVICE_PATH
 #define DEBUGFS_DIR	MW_DEBUGFS "/memwalk"
 #define KNOWN_FEATURES	(MEMWALK_FEAT_NETLINK | MEMWALK_FEAT_DEBUGFS | \
-			 MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_MGLRU)
+			 MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_MGLRU | \
+			 MEMWALK_FEAT_VMA_SUMMARY | MEMWALK_FEAT_PHYS)
 #define TAIL		64	/* extra bytes for the "caller knows more" tests */
 
 #define PERMISSION_MSG	"permission denied opening " DEV ": need root (CAP_SYS_ADMIN)"
@@ -341,6 +342,9 @@ TEST_F(memwalk, info_levels_nodes_features)
 	/* The snapshot ioctl is there: a bad request is refused, not unknown. */
 	EXPECT_NE(0, info.features & MEMWALK_FEAT_SNAPSHOT);
 	EXPECT_EQ(EINVAL, ioctl_errno(self->fd, MEMWALK_IOC_SNAPSHOT, &snap));
+	/* So are the summary and the census (their own suites test them). */
+	EXPECT_NE(0, info.features & MEMWALK_FEAT_VMA_SUMMARY);
+	EXPECT_NE(0, info.features & MEMWALK_FEAT_PHYS);
 	/* CONFIG_LRU_GEN: /sys/kernel/mm/lru_gen exists. */
 	EXPECT_EQ(access("/sys/kernel/mm/lru_gen", F_OK) == 0,
 		  !!(info.features & MEMWALK_FEAT_MGLRU));
@@ -509,8 +513,8 @@ TEST_F(memwalk, info_read_only_buffer)
 TEST_F(memwalk, unknown_ioctl_same_magic)
 {
 	const unsigned long cmds[] = {
-		_IOWR(MEMWALK_IOC_MAGIC, 0x03, struct memwalk_info),
-		_IOR(MEMWALK_IOC_MAGIC, 0x04, __u64),
+		_IOWR(MEMWALK_IOC_MAGIC, 0x05, struct memwalk_info),	/* after PHYS (0x04) */
+		_IOR(MEMWALK_IOC_MAGIC, 0x06, __u64),
 		_IO(MEMWALK_IOC_MAGIC, 0xff),
 	};
 	struct memwalk_info info = { .size = sizeof(info) };
