@@ -80,9 +80,16 @@ keys() {
 	tm send-keys -t w "$@"
 }
 
-# has TEXT: the last screen captured holds it
+# has TEXT: the screen holds it; captured again for up to 3 s, since a
+# redraw may have been halfway through tmux when the last capture was taken
 has() {
-	grep -qF -- "$1" "$tmp/screen" || fail "the screen lacks '$1'"
+	i=0
+	while ! grep -qF -- "$1" "$tmp/screen"; do
+		[ $i -lt 30 ] || { fail "the screen lacks '$1'"; return 1; }
+		sleep 0.1
+		screen
+		i=$((i + 1))
+	done
 }
 
 # row ADDR: the map row that starts at ADDR (12 hex digits), as drawn
