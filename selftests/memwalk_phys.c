@@ -484,11 +484,22 @@ TEST_F(phys, resumes_by_pfn)
 	EXPECT_EQ(small.runs, small.calls);
 	EXPECT_EQ(one.total, small.total);
 	EXPECT_EQ(one.total, sum.total);
+	/*
+	 * Between the two bracketing censuses a class may also go up and
+	 * down (slab under KASAN's quarantine and kmemleak moved ~900 pages
+	 * and overshot the later census by 171): allow a quarter of the
+	 * drift the bracket saw, besides the fixed slack.
+	 */
 	for (k = 0; k < NR_CLASSES; k++) {
+		uint64_t drift = max_u64(one.pages[k], after.pages[k]) -
+				 min_u64(one.pages[k], after.pages[k]);
+
 		expect_within(_metadata, "one record per call", mw_phys_class_names[k],
-			      small.pages[k], one.pages[k], after.pages[k], DEFAULT_SLACK);
+			      small.pages[k], one.pages[k], after.pages[k],
+			      DEFAULT_SLACK + drift / 4);
 		expect_within(_metadata, "in three pieces", mw_phys_class_names[k],
-			      sum.pages[k], one.pages[k], after.pages[k], DEFAULT_SLACK);
+			      sum.pages[k], one.pages[k], after.pages[k],
+			      DEFAULT_SLACK + drift / 4);
 	}
 }
 
