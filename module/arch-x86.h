@@ -109,12 +109,6 @@ static inline u32 mw_arch_present_bits(pte_t pte)
 	return f;
 }
 
-/* A bit of an entry the debugfs pagetable view names. */
-struct mw_arch_bit {
-	u64 mask;
-	const char *name;
-};
-
 /* The bits named, any level, in the order printed; *@nr of them. */
 static inline const struct mw_arch_bit *mw_arch_entry_bits(unsigned int *nr)
 {

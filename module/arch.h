@@ -23,6 +23,14 @@
 #error "memwalk does not support CONFIG_HIGHPTE"
 #endif
 
+#include <linux/types.h>
+
+/* A bit of an entry the debugfs pagetable view names (mw_arch_entry_bits()). */
+struct mw_arch_bit {
+	u64 mask;
+	const char *name;
+};
+
 #if defined(CONFIG_X86_64)
 #include "arch-x86.h"
 #elif defined(CONFIG_ARM64)
