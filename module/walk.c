@@ -114,9 +114,14 @@ bool memwalk_should_pause(struct memwalk_walk *w)
 	       ktime_get_ns() - w->hold_start_ns > HOLD_BUDGET_NS;
 }
 
-static phys_addr_t table_pa_of(const void *entry)
+/*
+ * The table's own address: @entry is its entry @index.  Not the page the
+ * entry is in: arm64's top table can be a few entries from a kmem_cache
+ * (16 with 52-bit VA and 5 levels), several of them in one page.
+ */
+static phys_addr_t table_pa_of(const void *entry, unsigned int index)
 {
-	return __pa(entry) & PAGE_MASK;
+	return __pa(entry) - (phys_addr_t)index * sizeof(u64);
 }
 
 static void entry_init(struct memwalk_entry *e, unsigned int level,
@@ -128,7 +133,7 @@ static void entry_init(struct memwalk_entry *e, unsigned int level,
 	e->end = end;
 	e->entry_addr = addr & ~(size - 1);
 	e->val = val;
-	e->table_pa = table_pa_of(entryp);
+	e->table_pa = table_pa_of(entryp, index);
 	e->index = index;
 	e->level = level;
 	e->hugetlb = false;
