@@ -25,24 +25,9 @@
 #include "error.h"
 #include "genl.h"
 #include "snapjson.h"
+#include "test-check.h"
 
-static int failed;
 static const char *data_dir, *tmp_dir;
-
-static void __attribute__((format(printf, 2, 3)))
-check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok)
-		return;
-	failed++;
-	printf("FAIL: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 /* @ret is @code and @e says @code and holds @text. */
 static void check_error(const char *what, int ret, int code,

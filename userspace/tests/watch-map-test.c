@@ -19,23 +19,7 @@
 #include "diff.h"
 #include "snapjson.h"
 #include "watch-map.h"
-
-static int failed;
-
-static void __attribute__((format(printf, 2, 3)))
-check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok)
-		return;
-	failed++;
-	printf("FAIL: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "test-check.h"
 
 static struct mw_snapshot *load(const char *dir, const char *name)
 {
