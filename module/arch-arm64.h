@@ -151,21 +151,4 @@ static inline u64 mw_arch_table_pa(u64 val)
 	return __pte_to_phys(__pte(val));
 }
 
-/*
- * A raw entry as lab mode shows it: what pagemap would tell.  A present
- * (or PROT_NONE) entry loses its output address; a swap-format one keeps
- * its type and flag bits but not the offset.
- */
-static inline u64 mw_arch_hidden_entry(u64 val)
-{
-	pte_t pte = __pte(val);
-	u64 offset_bits;
-
-	if (pte_none(pte) || pte_present(pte))
-		return val & ~MW_ARCH_PTE_PFN_MASK;
-	offset_bits = pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
-		      pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
-	return val & ~offset_bits;
-}
-
 #endif /* _MEMWALK_ARCH_ARM64_H */

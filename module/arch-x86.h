@@ -135,22 +135,4 @@ static inline u64 mw_arch_table_pa(u64 val)
 	return val & MW_ARCH_PTE_PFN_MASK;
 }
 
-/*
- * A raw entry as lab mode shows it: what pagemap would tell.  A present
- * (or PROT_NONE) entry loses its PFN; a swap-format one (swap, migration,
- * hwpoison, marker) keeps its flag and type bits but not the offset or
- * PFN, which x86 stores inverted between them (__swp_entry()).
- */
-static inline u64 mw_arch_hidden_entry(u64 val)
-{
-	pte_t pte = __pte(val);
-	u64 offset_bits;
-
-	if (pte_none(pte) || pte_present(pte))
-		return val & ~MW_ARCH_PTE_PFN_MASK;
-	offset_bits = pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
-		      pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
-	return val & ~offset_bits;
-}
-
 #endif /* _MEMWALK_ARCH_X86_H */
