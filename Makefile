@@ -3,7 +3,7 @@
 #
 #   make                    module against KDIR (the running kernel's build
 #                           dir), client, selftests
-#   make KVER=6.1|6.12|7.2|6.12-rt  module against one of the project's kernels
+#   make KVER=6.1|6.12|7.2|6.12-rt|arm64-6.1|arm64-6.12|arm64-7.2  module against one of the project's kernels
 #   make setup              install everything (Debian 12, root)
 #   make check              lint, builds, host tests, VM suite on all kernels,
 #                           the reliability lane on the debug kernel
@@ -45,7 +45,7 @@ module:
 else
 module:
 	@test -d $(KDIR) || { echo "memwalk: no kernel build dir $(KDIR);" \
-		"use KDIR=/path/to/headers or KVER=6.1|6.12|7.2|6.12-rt (after make setup)" >&2; exit 1; }
+		"use KDIR=/path/to/headers or KVER=6.1|6.12|7.2|6.12-rt|arm64-6.1|arm64-6.12|arm64-7.2 (after make setup)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 endif
 

@@ -44,6 +44,18 @@ static inline bool mw_arch_p4d_folded(void)
 	return !pgtable_l5_enabled();
 }
 
+/* The index of @addr's top-level entry when the P4D is folded. */
+static inline unsigned int mw_arch_folded_p4d_index(unsigned long addr)
+{
+	return pgd_index(addr);
+}
+
+/* The end of the user address space on this boot (LA57 or not). */
+static inline u64 mw_arch_user_end(void)
+{
+	return TASK_SIZE_MAX;
+}
+
 /* A leaf or non-present entry of @level (MEMWALK_PGT_*) as a pte_t. */
 static __always_inline pte_t mw_arch_leaf_pte(unsigned int level, u64 val)
 {
@@ -107,6 +119,12 @@ static inline u32 mw_arch_present_bits(pte_t pte)
 	if (pte_uffd_wp(pte))
 		f |= MEMWALK_RUN_UFFD_WP;
 	return f;
+}
+
+/* x86 has no contiguous bit: MEMWALK_RUN_CONTIGUOUS is never set. */
+static inline bool mw_arch_has_contiguous(void)
+{
+	return false;
 }
 
 /* The bits named, any level, in the order printed; *@nr of them. */

@@ -336,7 +336,7 @@ static int dump_open(struct inode *inode, struct file *file, bool pagetable)
 		goto out_free;
 	w.mm = mm;
 	w.private = d;
-	ret = memwalk_walk_mm(&w, 0, TASK_SIZE_MAX);
+	ret = memwalk_walk_mm(&w, 0, mw_arch_user_end());
 	mmput(mm);
 	if (ret < 0)
 		goto out_free;

@@ -156,7 +156,7 @@ long memwalk_ioctl_translate(const struct memwalk_access *acc,
 	ret = copy_struct_from_user(&x.t, sizeof(x.t), uarg, usize);
 	if (ret)
 		return ret;
-	if (x.t.flags || x.t.addr >= TASK_SIZE_MAX)
+	if (x.t.flags || x.t.addr >= mw_arch_user_end())
 		return -EINVAL;
 
 	/* Outputs start zeroed whatever the caller left in them. */

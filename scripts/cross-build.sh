@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # cross-build.sh LINE: memwalk-client and the selftests for a cross-built
-# line's architecture, from a copy of the tree in out/LINE/user (the
-# host's builds stay as they are), against the libraries make setup
-# extracted into the arm64 sysroot.  The client is linked dynamically
+# line's architecture, from a copy of the tree in out/user-ARCH (one for
+# all lines of that architecture: they depend on the uapi, not on the
+# kernel; the host's builds stay as they are), against the libraries make
+# setup extracted into the arm64 sysroot.  The client is linked dynamically
 # as on the host; the selftests statically.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-line=${1:?usage: cross-build.sh LINE}
-[ "$(mw_ksuite "$line")" = arm64 ] || die "$line is not a cross-built arm64 line"
+line=$(mw_built "${1:?usage: cross-build.sh LINE}")
+[ "$(mw_karch "$line")" = arm64 ] || die "$line is not a cross-built arm64 line"
 triplet=aarch64-linux-gnu
 root=$MW_CACHE/arm64/sysroot
 [ -f "$root/.memwalk-done" ] || die "no arm64 sysroot at $root: run 'make setup'"
-out=$MW_OUT/$line/user
+out=$(mw_xuser "$line")
 rm -rf "$out" && mkdir -p "$out"
 cp -a "$MW_TOP/userspace" "$MW_TOP/selftests" "$MW_TOP/labs" "$MW_TOP/uapi" "$out/"
 make -s -C "$out/userspace" clean >/dev/null

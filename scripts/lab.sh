@@ -40,8 +40,12 @@ esac
 # The module, the client, and the lab programs (static, with the selftests).
 build() { "$@" > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log" >&2; die "failed: $*"; }; }
 build "$MW_TOP/scripts/build-module.sh" "$line"
-build make -s -C "$MW_TOP/userspace" TOP="$MW_TOP"
-build make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
+if [ "$(mw_karch "$line")" = x86_64 ]; then
+	build make -s -C "$MW_TOP/userspace" TOP="$MW_TOP"
+	build make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
+else
+	build "$MW_TOP/scripts/cross-build.sh" "$line"
+fi
 log "booting a $line guest under QEMU (TCG) for lab $name"
 vm() {
 	MW_VM_QUIET=0 MW_VM_MODULES="$(mw_disk_modules "$line")" MW_VM_APPEND="transparent_hugepage=madvise" \

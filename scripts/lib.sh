@@ -13,7 +13,7 @@ CHECKPATCH=${CHECKPATCH:-$MW_CACHE/ksrc-6.1/scripts/checkpatch.pl}
 die() { echo "memwalk: $*" >&2; exit 1; }
 log() { echo "==> $*" >&2; }
 
-mw_var() { eval "printf '%s' \"\${$1_$(printf '%s' "$2" | tr .- __)}\""; }
+mw_var() { eval "printf '%s' \"\${$1_$(printf '%s' "$2" | tr .- __):-}\""; }
 
 # The debug kernel is the pseudo line "debug": built here, not packaged.
 mw_debug_dir() { printf '%s/debug-%s' "$MW_CACHE" "$DEBUG_KLINE"; }
@@ -35,7 +35,8 @@ mw_ksuite() {
 	if [ "$1" = debug ]; then echo debug; else mw_var KSUITE "$1"; fi
 }
 
-# Where the headers live, as seen by the make that builds against them.
+# Where the headers live, as seen by the make that builds against them
+# (inside the chroot for the sid lines).
 mw_kdir() {
 	if [ "$1" = debug ]; then
 		printf '%s/src' "$(mw_debug_dir)"
@@ -48,7 +49,19 @@ mw_kdir() {
 
 # The architecture a line's kernel runs: arm64 for the cross-built lines.
 mw_karch() {
-	if [ "$(mw_ksuite "$1")" = arm64 ]; then echo arm64; else echo x86_64; fi
+	case $(mw_ksuite "$1") in arm64*) echo arm64 ;; *) echo x86_64 ;; esac
+}
+
+# A cross-built line's client and selftests: one build per architecture
+# (they depend on the uapi, not on the kernel).
+mw_xuser() { printf '%s/user-%s' "$MW_OUT" "$(mw_karch "$1")"; }
+
+# The line whose module, client and selftests a line boots: its own, or
+# KBUILT's (the same kernel on another CPU).
+mw_built() {
+	local b
+	b=$(mw_var KBUILT "$1")
+	printf '%s' "${b:-$1}"
 }
 
 # Extracted image: vmlinuz and lib/modules/<krel>/ of a kernel line.

@@ -115,9 +115,11 @@ kernel_image() {
 
 # arm64_index MIRROR SUITE: the suite's arm64 package index, trusted as apt
 # would trust it (InRelease signed by Debian's archive keys, the index's
-# hash in it), into $MW_CACHE/arm64/Packages-SUITE.
+# hash in it), into $MW_CACHE/arm64/Packages-SUITE; once per setup run.
+arm64_indexed=
 arm64_index() {
 	local mirror=$1 suite=$2 dir=$MW_CACHE/arm64 rel idx sum
+	case " $arm64_indexed " in *" $suite "*) return ;; esac
 	rel=$dir/InRelease-$suite
 	idx=$dir/Packages-$suite
 	mkdir -p "$dir/debs"
@@ -129,6 +131,7 @@ arm64_index() {
 	sum=$(awk '/^SHA256:/{on=1; next} /^[^ ]/{on=0} on && $3=="main/binary-arm64/Packages.xz"{print $1}' "$rel")
 	echo "$sum  $idx.xz" | sha256sum -c --quiet - || die "$suite's arm64 index: hash mismatch"
 	xz -dc "$idx.xz" > "$idx"
+	arm64_indexed="$arm64_indexed $suite"
 }
 
 # arm64_deb MIRROR SUITE PKG DEST: fetch PKG by that index (arm64_index
@@ -146,44 +149,78 @@ arm64_deb() {
 	dpkg-deb -x "$deb" "$dest"
 }
 
-# The arm64 headers of a cross-built line, extracted under the cache, never
-# installed.  Their kbuild links point at the host's linux-kbuild of the
-# same version (Multi-Arch: foreign), and their Makefile includes the
-# -common headers (Architecture: all) by absolute path: both come with the
-# host's amd64 headers of that version.
+# arm64_from LINE: the mirror and suite a cross-built line's packages come
+# from, and the root its headers are extracted into.
+arm64_from() {
+	case $(mw_ksuite "$1") in
+	arm64) echo "$ARM64_MIRROR $ARM64_SUITE $MW_CACHE/arm64" ;;
+	arm64-sid) echo "$DEBIAN_MIRROR sid $MW_CHROOT" ;;
+	*) die "$1 is not a cross-built arm64 line" ;;
+	esac
+}
+
+# The arm64 headers of a cross-built line, extracted, never installed.
+# Their kbuild links point at the linux-kbuild of the same version (amd64,
+# Multi-Arch: foreign), and their Makefile includes the -common headers
+# (Architecture: all) by absolute path: both come with the amd64 headers
+# of that version, on the host (arm64) or in the sid chroot (arm64-sid,
+# which then needs the cross compiler there too).
 arm64_headers() {
-	local line=$1 krel kdir kb l f
+	local line=$1 krel kdir kb l f mirror suite root
 	krel=$(mw_krel "$line")
-	kdir=$(mw_kdir "$line")
+	read -r mirror suite root <<< "$(arm64_from "$line")"
+	kdir=$root/usr/src/linux-headers-$krel
 	[ -f "$kdir/.memwalk-done" ] && return
-	log "arm64 headers $krel"
-	arm64_index "$ARM64_MIRROR" "$ARM64_SUITE"
-	arm64_deb "$ARM64_MIRROR" "$ARM64_SUITE" "linux-headers-$krel" "$MW_CACHE/arm64"
-	for l in scripts tools; do
-		kb=$(readlink "$kdir/$l")
-		kb=/usr/lib/${kb#../../lib/}
-		[ -d "$kb" ] || die "$kdir needs $kb: the host's linux-kbuild of the same version"
-		ln -sfn "$kb" "$kdir/$l"
-	done
-	f=$(sed -n 's/^include //p' "$kdir/Makefile")
-	[ -f "$f" ] || die "$kdir needs $f: the host's -common headers of the same version"
+	log "arm64 headers $krel ($suite)"
+	arm64_index "$mirror" "$suite"
+	arm64_deb "$mirror" "$suite" "linux-headers-$krel" "$root"
+	if [ "$suite" = sid ]; then
+		log "sid chroot: installing gcc-aarch64-linux-gnu"
+		mw_sid_apt update >/dev/null
+		mw_sid_apt install --no-install-recommends gcc-aarch64-linux-gnu >/dev/null
+		for l in scripts tools; do
+			[ -d "$kdir/$l/" ] || die "$kdir/$l: the chroot has no linux-kbuild of $krel's version"
+		done
+		f=$root$(sed -n 's/^include //p' "$kdir/Makefile")
+	else
+		for l in scripts tools; do
+			kb=$(readlink "$kdir/$l")
+			kb=/usr/lib/${kb#../../lib/}
+			[ -d "$kb" ] || die "$kdir needs $kb: the host's linux-kbuild of the same version"
+			ln -sfn "$kb" "$kdir/$l"
+		done
+		f=$(sed -n 's/^include //p' "$kdir/Makefile")
+	fi
+	[ -f "$f" ] || die "$kdir needs $f: the amd64 -common headers of the same version"
 	touch "$kdir/.memwalk-done"
 }
 
 # The arm64 kernel image of a cross-built line (vmlinuz is an uncompressed
-# Image with an EFI stub, which qemu -kernel boots as it is) and bookworm's
-# static busybox for arm64, for its guests (scripts/vm-run.sh).
+# Image with an EFI stub, which qemu -kernel boots as it is; 7.x ships it
+# in linux-binary, its modules in linux-modules), and bookworm's static busybox
+# for arm64, for its guests (scripts/vm-run.sh).
 arm64_image() {
-	local line=$1 krel dir
+	local line=$1 krel dir mirror suite root p
 	krel=$(mw_krel "$line")
 	dir=$(mw_kimage "$line")
 	[ -f "$dir/.done" ] && return
 	log "arm64 kernel image $krel"
+	read -r mirror suite root <<< "$(arm64_from "$line")"
 	rm -rf "$dir" && mkdir -p "$dir/x" "$dir/lib/modules"
-	arm64_index "$ARM64_MIRROR" "$ARM64_SUITE"
-	arm64_deb "$ARM64_MIRROR" "$ARM64_SUITE" "linux-image-$krel-unsigned" "$dir/x"
-	mv "$dir/x/boot/vmlinuz-$krel" "$dir/vmlinuz"
-	mv "$dir/x/lib/modules/$krel" "$dir/lib/modules/"
+	arm64_index "$mirror" "$suite"
+	case $krel in
+	6.*) arm64_deb "$mirror" "$suite" "linux-image-$krel-unsigned" "$dir/x" ;;
+	*) for p in linux-binary linux-modules; do
+		arm64_deb "$mirror" "$suite" "$p-$krel" "$dir/x"
+	   done ;;
+	esac
+	if [ -f "$dir/x/boot/vmlinuz-$krel" ]; then
+		mv "$dir/x/boot/vmlinuz-$krel" "$dir/vmlinuz"
+		mv "$dir/x/lib/modules/$krel" "$dir/lib/modules/"
+	else
+		mv "$dir/x/usr/lib/modules/$krel/vmlinuz" "$dir/vmlinuz"
+		mv "$dir/x/usr/lib/modules/$krel" "$dir/lib/modules/"
+	fi
 	rm -rf "$dir/x"
 	touch "$dir/.done"
 }
@@ -244,7 +281,7 @@ main() {
 		kernel_image "$line"
 	done
 	for line in $XLINES; do
-		[ "$(mw_ksuite "$line")" != arm64 ] ||
+		[ "$(mw_karch "$line")" != arm64 ] ||
 			{ arm64_headers "$line" && arm64_sysroot && arm64_image "$line" && arm64_busybox; }
 	done
 	deb_packaging

@@ -7,7 +7,9 @@
 # hold no splat and its taint no flag but O and E.
 #
 # Knobs (environment):
-#   MW_VM_MEM (MiB, 1024)  MW_VM_CPUS (2)  MW_VM_CPU (max)  MW_VM_TIMEOUT (s)
+#   MW_VM_MEM (MiB, 1024)  MW_VM_CPUS (2)  MW_VM_TIMEOUT (s)
+#   MW_VM_CPU      QEMU CPU model (max; arm64: the line's KCPU, or
+#                  max,pauth-impdef=on)
 #   MW_VM_APPEND   extra kernel command line (THP mode, hugepages=...)
 #   MW_VM_MODULES  modules of the kernel image to load first ("zram")
 #   MW_KO          the memwalk.ko to use (out/LINE/memwalk.ko)
@@ -25,7 +27,9 @@
 # An arm64 line boots qemu-system-aarch64 -M virt with its cross-built
 # client and selftests (scripts/cross-build.sh), the arm64 busybox and the
 # client's libraries from the sysroot make setup made; kernel messages on
-# ttyAMA0, results on a virtio console (hvc0).
+# ttyAMA0, results on a virtio console (hvc0).  The paging levels the line
+# must run (KLEVELS in scripts/versions) go to /etc/memwalk/levels for the
+# guest script to check (scripts/guest/xline.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,7 +38,7 @@ run=${2:?usage: vm-run.sh LINE RUN-SCRIPT [NAME]}
 name=${3:-$(basename "$run" .sh)}
 krel=$(mw_krel "$line")
 kimg=$(mw_kimage "$line")
-ko=${MW_KO:-$MW_OUT/$line/memwalk.ko}
+ko=${MW_KO:-$MW_OUT/$(mw_built "$line")/memwalk.ko}
 mem=${MW_VM_MEM:-1024}
 cpus=${MW_VM_CPUS:-2}
 tmo=${MW_VM_TIMEOUT:-900}
@@ -42,7 +46,7 @@ work=$MW_OUT/vm/$line-$name
 tag="[$line]"
 arch=$(mw_karch "$line")
 if [ "$arch" = arm64 ]; then
-	user=$MW_OUT/$line/user
+	user=$(mw_xuser "$line")
 	busybox=$MW_CACHE/arm64/busybox/bin/busybox
 	[ -x "$user/userspace/memwalk-client" ] || die "no arm64 client: run scripts/cross-build.sh $line"
 	[ -z "${MW_VM_STDIO:-}" ] || die "MW_VM_STDIO: not on arm64 guests"
@@ -61,6 +65,7 @@ mkdir -p "$r"/{bin,sbin,etc/memwalk,proc,sys,dev,tmp,selftests,lib/memwalk,lib/m
 cp "$busybox" "$r/bin/busybox"
 install -m 0755 "$MW_TOP/scripts/guest/init" "$r/init"
 cp "$run" "$r/etc/memwalk/run"
+cp "$MW_TOP/scripts/guest/zram.sh" "$r/etc/memwalk/zram.sh"
 cp "$ko" "$r/lib/memwalk/memwalk.ko"
 # A dynamically linked program's shared libraries (ldd), at the paths the
 # dynamic loader looks for them, for the busybox initramfs.
@@ -75,26 +80,47 @@ copy_shared_libs() {
 # from the sysroot and the cross toolchain's glibc, into /lib/aarch64-linux-gnu.
 arm64_libdirs="$MW_CACHE/arm64/sysroot/lib/aarch64-linux-gnu $MW_CACHE/arm64/sysroot/usr/lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib"
 copy_arm64_libs() {
-	local lib d
+	local lib
 	for lib in $(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-		[ -e "$r/lib/aarch64-linux-gnu/$lib" ] && continue
-		for d in $arm64_libdirs; do
-			[ -e "$d/$lib" ] || continue
-			mkdir -p "$r/lib/aarch64-linux-gnu"
-			cp -L "$d/$lib" "$r/lib/aarch64-linux-gnu/$lib"
-			copy_arm64_libs "$d/$lib"
-			break
-		done
-		[ -e "$r/lib/aarch64-linux-gnu/$lib" ] || die "$lib (needed by $1) is in no arm64 library directory"
+		copy_arm64_lib "$lib" "needed by $1"
 	done
+}
+# copy_arm64_lib SONAME WHY: one library and its closure, once.
+copy_arm64_lib() {
+	local d
+	[ -e "$r/lib/aarch64-linux-gnu/$1" ] && return
+	for d in $arm64_libdirs; do
+		[ -e "$d/$1" ] || continue
+		mkdir -p "$r/lib/aarch64-linux-gnu"
+		cp -L "$d/$1" "$r/lib/aarch64-linux-gnu/$1"
+		copy_arm64_libs "$d/$1"
+		return
+	done
+	die "$1 ($2) is in no arm64 library directory"
+}
+# The libraries the client opens when a command needs one (dlopen): the
+# sonames it names, but not among those it is linked with.
+opened_libs() {
+	strings -a "$1" | grep -xE 'lib[[:alnum:]_+-]+\.so\.[0-9]+' |
+		grep -vxF -f <(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') | sort -u
 }
 if [ -x "$user/userspace/memwalk-client" ]; then
 	cp "$user/userspace/memwalk-client" "$r/bin/"
 	if [ "$arch" = arm64 ]; then
 		copy_arm64_libs "$user/userspace/memwalk-client"
+		for lib in $(opened_libs "$user/userspace/memwalk-client"); do
+			copy_arm64_lib "$lib" "opened by the client"
+		done
 		cp -L /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 "$r/lib/"
 	else
 		copy_shared_libs "$user/userspace/memwalk-client"
+		for lib in $(opened_libs "$user/userspace/memwalk-client"); do
+			path=$(ldconfig -p | sed -n "s/^[[:space:]]*$lib (.*x86-64.*) => //p" | head -n 1)
+			[ -n "$path" ] || die "$lib (opened by the client) is not installed"
+			mkdir -p "$r$(dirname "$path")"
+			cp -L "$path" "$r$path"
+			copy_shared_libs "$path"
+		done
 	fi
 fi
 for t in "$user"/selftests/memwalk_*; do
@@ -122,6 +148,11 @@ add_module() {
 	echo "$m" >> "$r/etc/memwalk/modules"
 }
 : > "$r/etc/memwalk/modules"
+# The results' console, where the kernel has it as modules (arm64 6.1;
+# built in elsewhere, and 7.2's image lists no modules.builtin).
+[ "$arch" != arm64 ] || for m in virtio_pci virtio_console; do
+	[ -z "$(find "$kimg/lib/modules/$krel" -name "$m.ko*" | head -n 1)" ] || add_module "$m"
+done
 for m in ${MW_VM_MODULES:-}; do add_module "$m"; done
 net=()
 if [ -n "${MW_VM_HOSTFWD:-}" ]; then
@@ -131,6 +162,8 @@ if [ -n "${MW_VM_HOSTFWD:-}" ]; then
 	net=(-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${MW_VM_HOSTFWD%%:*}-10.0.2.15:${MW_VM_HOSTFWD#*:}"
 	     -device e1000,netdev=n0)
 fi
+lv=$(mw_var KLEVELS "$line")
+[ -z "$lv" ] || echo "$lv" > "$r/etc/memwalk/levels"
 [ -n "${MW_VM_FILES:-}" ] && for f in $MW_VM_FILES; do cp -a "$f" "$r/etc/memwalk/"; done
 
 (cd "$r" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
@@ -154,7 +187,8 @@ qout=$work/qemu.log
 [ -n "${MW_VM_STDIO:-}" ] && qout=/dev/stdout
 if [ "$arch" = arm64 ]; then
 	# pauth-impdef: QEMU's architected pointer authentication is slow.
-	qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu "${MW_VM_CPU:-max,pauth-impdef=on}")
+	cpu=${MW_VM_CPU:-$(mw_var KCPU "$line")}
+	qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu "${cpu:-max,pauth-impdef=on}")
 	chan=(-serial "file:$work/console.log" -device virtio-serial-pci
 	      -chardev "file,id=res,path=$work/results.log" -device virtconsole,chardev=res)
 else

@@ -8,6 +8,8 @@
 #define MEMWALK_ARCH_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/utsname.h>
 
 #if defined(__x86_64__)
 
@@ -45,9 +47,27 @@
 #define MW_E_DIRTY(e)		((((e) >> 55) & 1) | (((e) >> 51) & ~((e) >> 7) & 1))
 #define MW_E_NX(e)		(((e) >> 54) & 1)	/* UXN */
 #define MW_E_PMD_LEAF(e)	(((e) & 3) == 1)	/* a block descriptor */
-/* Swap entries: bits 0-1 zero, type in 6-10, the offset in 12-61. */
-#define MW_E_SWP_OFFSET_BITS	0x3ffffffffffff000ULL
-#define MW_E_SWP_OFFSET(e)	(((e) & MW_E_SWP_OFFSET_BITS) >> 12)
+/*
+ * Swap entries: bits 0-1 zero, a 50-bit offset above the type: type in
+ * 6-10 and the offset in 12-61 by 6.12 (since 6.10, when arm64's
+ * PTE_PROT_NONE gave way); on 6.1 type in 3-7 and the offset in 8-57.
+ */
+static inline unsigned int mw_e_swp_offset_shift(void)
+{
+	static unsigned int shift;
+	unsigned int major, minor;
+	struct utsname u;
+
+	if (!shift) {
+		shift = 12;
+		if (!uname(&u) && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+		    (major < 6 || (major == 6 && minor < 10)))
+			shift = 8;
+	}
+	return shift;
+}
+#define MW_E_SWP_OFFSET_BITS	(0x3ffffffffffffULL << mw_e_swp_offset_shift())
+#define MW_E_SWP_OFFSET(e)	(((e) & MW_E_SWP_OFFSET_BITS) >> mw_e_swp_offset_shift())
 
 #else
 #error "memwalk's selftests read x86-64 and arm64 entries only"

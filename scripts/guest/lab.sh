@@ -47,11 +47,9 @@ if [ -e /sys/block/zram0 ]; then
 fi
 # Page cache that can be dropped needs a disk (the root and /tmp are RAM
 # file systems): ext2 on a second zram device, $LAB_DISK for the programs.
-if [ -e /sys/class/zram-control/hot_add ] && id=$(cat /sys/class/zram-control/hot_add) &&
-	echo 32M > "/sys/block/zram$id/disksize" && mke2fs -q -b 4096 "/dev/zram$id" >/dev/null &&
-	mkdir -p /mnt/lab-disk && mount -t ext2 "/dev/zram$id" /mnt/lab-disk; then
+. /etc/memwalk/zram.sh || exit 1
+if zram_ext2 32M /mnt/lab-disk; then
 	export LAB_DISK=/mnt/lab-disk
-	echo "# disk: ext2 on zram$id at $LAB_DISK"
 fi
 insmod /lib/memwalk/memwalk.ko || exit 1
 mkdir -p /tmp/lab && cd /tmp/lab || exit 1

@@ -8,9 +8,8 @@ cd /selftests || exit 1
 echo 8 > /proc/sys/vm/nr_hugepages
 # A disk file system for page cache (the root is tmpfs): ext2 on zram
 # (MW_VM_MODULES=zram), when the guest can mount it.
-if [ -e /sys/class/zram-control/hot_add ] && id=$(cat /sys/class/zram-control/hot_add) &&
-	echo 32M > "/sys/block/zram$id/disksize" && mke2fs -q -b 4096 "/dev/zram$id" >/dev/null &&
-	mkdir -p /mnt/memwalk-disk && mount -t ext2 "/dev/zram$id" /mnt/memwalk-disk; then
+. /etc/memwalk/zram.sh || exit 1
+if zram_ext2 32M /mnt/memwalk-disk; then
 	export MEMWALK_DISK=/mnt/memwalk-disk
 else
 	echo "# no disk file system: the file class is empty"
