@@ -10,12 +10,12 @@
  * pte_pfn()'s to read and the raw-word shortcuts are off
  * (mw_arch_pte_words_native()).  A contiguous (contpte) block's young and
  * dirty bits are folded by ptep_get(), as pagemap sees them.  Paging has
- * 3 to 5 levels, folded at boot (pgtable_l5_enabled(), pgtable_l4_enabled()).
+ * 3 to 5 levels, folded at boot (LPA2) or at build time (mm_p4d_folded()).
  * There is one zero page.
  *
  * Generic run bits: AF -> accessed, nG -> not global, DBM/AP[2] (through
  * pte_write()/pte_dirty()) -> write and dirty, UXN -> nx, AP[1] or
- * user-executable -> user.
+ * user-executable -> user.  The contiguous bit -> MEMWALK_RUN_CONTIGUOUS.
  *
  * Locking: none (see arch.h).
  */
@@ -26,6 +26,13 @@
 #include <linux/memwalk.h>
 #include <linux/mm.h>
 #include <linux/pgtable.h>
+
+/*
+ * Bit 1 of a valid descriptor: a table (or, at the last level, a page)
+ * rather than a block.  The kernel's name for it, PTE_TABLE_BIT, is gone
+ * by 7.2; the architecture's bit stays.
+ */
+#define MW_ARM64_DESC_TABLE	BIT_ULL(1)
 
 /*
  * The bits that may hold the output address; without LPA2, 9:8 are the
@@ -47,26 +54,54 @@ static __always_inline unsigned long mw_arch_word_pfn(u64 pfn_bits)
 	return pte_pfn(__pte(pfn_bits));
 }
 
-/* Paging levels in use, as MEMWALK_IOC_INFO reports them. */
+/*
+ * Paging levels in use, as MEMWALK_IOC_INFO reports them: LPA2 kernels
+ * (6.9 on) fold the P4D and PUD at boot on CPUs without it, older ones at
+ * build time; mm_*_folded() say either.
+ */
 static inline unsigned int mw_arch_pgtable_levels(void)
 {
-	unsigned int levels = CONFIG_PGTABLE_LEVELS;
-
-#if CONFIG_PGTABLE_LEVELS > 4
-	if (!pgtable_l5_enabled())
-		levels--;
-#endif
-#if CONFIG_PGTABLE_LEVELS > 3
-	if (!pgtable_l4_enabled())
-		levels--;
-#endif
-	return levels;
+	return 5 - mm_p4d_folded(NULL) - mm_pud_folded(NULL) - mm_pmd_folded(NULL);
 }
+
+/*
+ * arm64 defines p4d_index() only where the P4D level is built in
+ * (CONFIG_PGTABLE_LEVELS > 4); folded at build time (pgtable-nop4d.h) a
+ * P4D table has one entry, as this formula then says.
+ */
+#ifndef p4d_index
+#define p4d_index(addr)		(((addr) >> P4D_SHIFT) & (PTRS_PER_P4D - 1))
+#endif
 
 /* Whether the P4D level is folded into the PGD. */
 static inline bool mw_arch_p4d_folded(void)
 {
 	return mm_p4d_folded(NULL);
+}
+
+/*
+ * The index of @addr's top-level entry when the P4D is folded.  Folded at
+ * boot (an LPA2 kernel on a CPU without it), the top table is the P4D
+ * table and pgd_index() (5 levels' PGDIR_SHIFT) is 0 for every user
+ * address; folded at build time, the PGD is the top table.
+ */
+static inline unsigned int mw_arch_folded_p4d_index(unsigned long addr)
+{
+#if CONFIG_PGTABLE_LEVELS > 4
+	return p4d_index(addr);
+#else
+	return pgd_index(addr);
+#endif
+}
+
+/*
+ * The end of the user address space on this boot: TASK_SIZE_MAX is that
+ * of VA_BITS (52 with LPA2), which a CPU without LPA2 does not reach
+ * (48, and beyond it a folded P4D table would be indexed again from 0).
+ */
+static inline u64 mw_arch_user_end(void)
+{
+	return TASK_SIZE_64;
 }
 
 /* A leaf or non-present entry of @level (MEMWALK_PGT_*) as a pte_t. */
@@ -121,7 +156,15 @@ static inline u32 mw_arch_present_bits(pte_t pte)
 		f |= MEMWALK_RUN_SOFT_DIRTY;
 	if (pte_uffd_wp(pte))
 		f |= MEMWALK_RUN_UFFD_WP;
+	if (pte_cont(pte))
+		f |= MEMWALK_RUN_CONTIGUOUS;
 	return f;
+}
+
+/* Runs report the contiguous bit (MEMWALK_RUN_CONTIGUOUS). */
+static inline bool mw_arch_has_contiguous(void)
+{
+	return true;
 }
 
 /* The bits named, any level, in the order printed; *@nr of them. */
@@ -129,7 +172,7 @@ static inline const struct mw_arch_bit *mw_arch_entry_bits(unsigned int *nr)
 {
 	static const struct mw_arch_bit bits[] = {
 		{ PTE_VALID, "V" },
-		{ PTE_TABLE_BIT, "T" },
+		{ MW_ARM64_DESC_TABLE, "T" },
 		{ PTE_USER, "AP1" },
 		{ PTE_RDONLY, "AP2" },
 		{ PTE_AF, "AF" },

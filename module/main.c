@@ -40,6 +40,8 @@ void memwalk_fill_info(struct memwalk_info *info)
 	info->features |= MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_VMA_SUMMARY | MEMWALK_FEAT_PHYS;
 	if (memwalk_mglru_reported())
 		info->features |= MEMWALK_FEAT_MGLRU;
+	if (mw_arch_has_contiguous())
+		info->features |= MEMWALK_FEAT_CONTIGUOUS;
 	info->pgtable_levels = mw_arch_pgtable_levels();
 	info->nr_node_ids = nr_node_ids;
 	strscpy(info->module_version, MEMWALK_MODULE_VERSION,

@@ -52,6 +52,8 @@ struct memwalk_info {
 #define MEMWALK_FEAT_MGLRU		(1ULL << 3)	/* runs report MGLRU generations */
 #define MEMWALK_FEAT_VMA_SUMMARY	(1ULL << 4)	/* MEMWALK_IOC_VMA_SUMMARY */
 #define MEMWALK_FEAT_PHYS		(1ULL << 5)	/* MEMWALK_IOC_PHYS */
+/* runs report MEMWALK_RUN_CONTIGUOUS (an architecture with a contiguous bit) */
+#define MEMWALK_FEAT_CONTIGUOUS		(1ULL << 6)
 
 #define MEMWALK_IOC_INFO	_IOWR(MEMWALK_IOC_MAGIC, 0x00, struct memwalk_info)
 
@@ -247,6 +249,12 @@ struct memwalk_vma {
 #define MEMWALK_RUN_FOLIO_DIRTY	(1U << 20)
 /* pfn indexes pfn_buf, which holds one PFN per page (MEMWALK_SNAP_PFN_LIST) */
 #define MEMWALK_RUN_PFN_LIST	(1U << 21)
+/*
+ * The entry is one of a block the hardware may cache as one TLB entry
+ * (arm64's contiguous bit: 16 PTEs of a contpte-mapped large folio, or a
+ * contiguous hugetlb size).  Only with MEMWALK_FEAT_CONTIGUOUS.
+ */
+#define MEMWALK_RUN_CONTIGUOUS	(1U << 22)
 #define MEMWALK_RUN_SWAP_TYPE_SHIFT 24		/* bits 24-28: swap type (swapon order) */
 #define MEMWALK_RUN_SWAP_TYPE_MASK (0x1fU << MEMWALK_RUN_SWAP_TYPE_SHIFT)
 

@@ -12,6 +12,9 @@ static const char *const feature_names[64] = {
 	[1] = "debugfs",	/* MEMWALK_FEAT_DEBUGFS */
 	[2] = "snapshot",	/* MEMWALK_FEAT_SNAPSHOT */
 	[3] = "mglru",		/* MEMWALK_FEAT_MGLRU */
+	[4] = "vma_summary",	/* MEMWALK_FEAT_VMA_SUMMARY */
+	[5] = "phys",		/* MEMWALK_FEAT_PHYS */
+	[6] = "contiguous",	/* MEMWALK_FEAT_CONTIGUOUS */
 };
 
 static void print_features(uint64_t features)

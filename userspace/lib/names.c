@@ -35,12 +35,12 @@ BIT_NAMES(mw_run_flag_names,
 	[9] = "soft_dirty", [10] = "uffd_wp", [11] = "nx", [12] = "global",
 	[13] = "zero", [14] = "anon", [15] = "file", [16] = "shmem",
 	[17] = "exclusive", [18] = "special", [19] = "migration_write",
-	[20] = "folio_dirty", [23] = NULL);
+	[20] = "folio_dirty", [22] = "contiguous", [23] = NULL);
 
 /* The BITS column of --pages: the entry's hardware and software bits. */
 BIT_NAMES(mw_run_bit_letters,
 	[5] = "W", [6] = "U", [7] = "D", [8] = "A", [9] = "SD", [10] = "WP",
-	[11] = "NX", [12] = "G");
+	[11] = "NX", [12] = "G", [22] = "C");
 
 /* The TYPE column of --pages: what is mapped. */
 BIT_NAMES(mw_run_type_names,
