@@ -247,6 +247,36 @@ static inline unsigned long mw_folio_flags_word(const struct folio *folio)
 #define MW_MAPPING_MOVABLE	0x2UL
 #endif
 
+/* ---- scheduling ----------------------------------------------------- */
+
+#include <linux/sched.h>
+
+/*
+ * Whether the scheduler wants this CPU back.  Under PREEMPT_LAZY (7.x's
+ * default model, and 6.12-rt's) the tick asks only by
+ * TIF_NEED_RESCHED_LAZY, which need_resched() does not read, and
+ * preempts us at the next tick wherever we are: mmap_lock held too.
+ * Kernels without lazy preemption have no such flag.
+ */
+static inline bool mw_resched_wanted(void)
+{
+#ifdef TIF_NEED_RESCHED_LAZY
+	return need_resched() || test_thread_flag(TIF_NEED_RESCHED_LAZY);
+#else
+	return need_resched();
+#endif
+}
+
+/*
+ * Give the CPU up if it is wanted, with no lock held.  cond_resched() is
+ * a no-op in the preemptible models, lazy included.
+ */
+static inline void mw_resched(void)
+{
+	if (mw_resched_wanted())
+		schedule();
+}
+
 /* ---- VMA names ------------------------------------------------------ */
 
 #if KERNEL_VERSION(6, 12, 0) <= MEMWALK_KLINE

@@ -143,6 +143,8 @@ struct memwalk_walk_ops {
  * @max_lock_ns: longest mmap_lock hold
  * @total_lock_ns: all mmap_lock holds together
  * @hold_start_ns: internal: when the current hold began
+ * @check_ns: internal: when memwalk_should_pause() last looked
+ * @step_ns: internal: the longest time between two looks in a hold
  * @lock_seq: internal: see struct memwalk_entry
  * @huge_size: internal: hugetlb page size of @vma, or 0
  */
@@ -158,6 +160,8 @@ struct memwalk_walk {
 	u64 max_lock_ns;
 	u64 total_lock_ns;
 	u64 hold_start_ns;
+	u64 check_ns;
+	u64 step_ns;
 	unsigned long lock_seq;
 	unsigned long huge_size;
 };

@@ -68,10 +68,11 @@
  *
  * Hold time: memwalk_walk_mm() drops mmap_lock after each entry at every
  * level above the PTE, none ones included (or every PTES_PER_PAUSE_CHECK
- * PTEs, or pages of a leaf, or page-cache entries of a shmem hole) once
- * the hold exceeded HOLD_BUDGET_NS, or when a writer waits
- * (mmap_lock_is_contended()) or the CPU is wanted (need_resched()), and
- * then re-finds the VMA at the resume address: the tree may have changed
+ * PTEs, or pages of a leaf, or page-cache entries of a shmem hole) when
+ * one more such step would take the hold past HOLD_BUDGET_NS, or when a
+ * writer waits (mmap_lock_is_contended()) or the CPU is wanted, lazily
+ * too (mw_resched_wanted()); it gives the CPU up unlocked and then
+ * re-finds the VMA at the resume address: the tree may have changed
  * meanwhile, nothing from the previous hold is trusted.
  */
 #include <linux/hugetlb.h>
@@ -88,7 +89,7 @@
 #include "arch.h"
 #include "memwalk.h"
 
-/* Longest wanted mmap_lock hold; one more PMD may be walked past it. */
+/* Longest wanted mmap_lock hold. */
 #define HOLD_BUDGET_NS		(2 * NSEC_PER_MSEC)
 
 /* How often a PTE-table scan looks at the clock and for waiters. */
@@ -108,10 +109,24 @@
  */
 bool memwalk_should_pause(struct memwalk_walk *w)
 {
+	u64 now, step;
+
 	if (w->no_pause)
 		return false;
-	return need_resched() || mmap_lock_is_contended(w->mm) ||
-	       ktime_get_ns() - w->hold_start_ns > HOLD_BUDGET_NS;
+	if (mw_resched_wanted() || mmap_lock_is_contended(w->mm))
+		return true;
+	/*
+	 * Room for one more step, as long as the longest of this walk (at
+	 * most a quarter of the budget, lest one step slowed by interrupts
+	 * cut every later hold short): the budget is kept, not overrun by
+	 * the last step.
+	 */
+	now = ktime_get_ns();
+	step = min(now - w->check_ns, HOLD_BUDGET_NS / 4);
+	w->check_ns = now;
+	if (step > w->step_ns)
+		w->step_ns = step;
+	return now - w->hold_start_ns + w->step_ns > HOLD_BUDGET_NS;
 }
 
 /*
@@ -489,7 +504,7 @@ static int walk_p4d_range(struct memwalk_walk *w, pgd_t *pgd,
 	do {
 		next = p4d_addr_end(addr, end);
 		p4dv = READ_ONCE(*p4d);
-		index = folded ? pgd_index(addr) : p4d_index(addr);
+		index = folded ? mw_arch_folded_p4d_index(addr) : p4d_index(addr);
 		if (p4d_none(p4dv) || p4d_bad(p4dv)) {
 			if (!w->want_none || !p4d_none(p4dv))
 				goto step;
@@ -680,6 +695,7 @@ int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 		if (mmap_read_lock_killable(w->mm))
 			return -EINTR;
 		w->hold_start_ns = ktime_get_ns();
+		w->check_ns = w->hold_start_ns;
 		ret = walk_vmas(w, addr, end);
 		account_hold(w);
 		mmap_read_unlock(w->mm);
@@ -702,7 +718,7 @@ int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 		if (addr >= end)
 			return 0;
 		w->lock_drops++;
-		cond_resched();
+		mw_resched();
 		if (fatal_signal_pending(current))
 			return -EINTR;
 	}
@@ -720,11 +736,11 @@ int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
  */
 int memwalk_range_check(u64 start, u64 end)
 {
-	u64 last = end ? end : TASK_SIZE_MAX;
+	u64 last = end ? end : mw_arch_user_end();
 
 	if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(end))
 		return -EINVAL;
-	if (end > TASK_SIZE_MAX || start > last || (end && start >= end))
+	if (end > mw_arch_user_end() || start > last || (end && start >= end))
 		return -EINVAL;
 	return 0;
 }
@@ -741,7 +757,7 @@ int memwalk_range_check(u64 start, u64 end)
  */
 int memwalk_walk_request(struct memwalk_walk *w, u64 start, u64 end)
 {
-	u64 last = end ? end : TASK_SIZE_MAX;
+	u64 last = end ? end : mw_arch_user_end();
 
 	w->next = start;
 	if (start >= last)
@@ -761,7 +777,7 @@ int memwalk_walk_request(struct memwalk_walk *w, u64 start, u64 end)
  */
 u64 memwalk_walk_end(const struct memwalk_walk *w, u64 end)
 {
-	if (!end && w->next >= TASK_SIZE_MAX)
+	if (!end && w->next >= mw_arch_user_end())
 		return 0;
 	return w->next;
 }
