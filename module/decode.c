@@ -205,6 +205,35 @@ void memwalk_decode_page(struct memwalk_decoder *d,
 }
 
 /*
+ * smaps mode: how many of the @max pages after @page, all of its folio,
+ * continue its run.  The precise mapcount is the only page-level field
+ * smaps counts with, and it is each page's _mapcount plus the folio's
+ * entire mapcount: pages whose _mapcount words are equal continue.  A
+ * load and a compare a page, where folio_page_continues() costs tens.
+ */
+static unsigned long smaps_mapcount_stretch(struct page *page,
+					    unsigned long max)
+{
+#if defined(MEMWALK_KPF_FOLIO) && !defined(CONFIG_NO_PAGE_MAPCOUNT)
+	int raw = atomic_read(&page->_mapcount);
+	unsigned long n;
+
+	for (n = 1; n <= max && atomic_read(&page[n]._mapcount) == raw; n++)
+		;
+	return n - 1;
+#else
+	/* One mapcount for the folio, or page_mapcount() is exported. */
+	struct folio *folio = page_folio(page);
+	int mapcount = mw_page_mapcount(folio, page);
+	unsigned long n;
+
+	for (n = 1; n <= max && mw_page_mapcount(folio, page + n) == mapcount; n++)
+		;
+	return n - 1;
+#endif
+}
+
+/*
  * How many pages after @addr (up to @end) under the PMD leaf @e continue
  * @run, the run ending with @addr's page: all are of one folio.
  */
@@ -221,6 +250,9 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
 	    !pte_present(mw_arch_leaf_pte(e->level, e->val)) || !folio_cached(d, e, pfn) ||
 	    d->fc.zero || max > U32_MAX - run->nr_pages)
 		return 0;
+	if (d->smaps && d->folio)
+		return smaps_mapcount_stretch(pfn_to_page(pfn),
+					      min(max, d->fc.first_pfn + d->fc.nr - pfn) - 1);
 	for (n = 1; n < max; n++) {
 		if (!folio_cached(d, e, pfn + n) ||
 		    !folio_page_continues(d, run, pfn + n))
@@ -358,7 +390,13 @@ void memwalk_decoding_vma(struct memwalk_decoding *dw,
 	dw->dec.vma = vma;
 	dw->dec.part_folio = NULL;
 	dw->dec.shmem = NULL;
-	if (shmem_holes && vma->vm_file && shmem_mapping(vma->vm_file->f_mapping))
+	/*
+	 * A file none of whose pages is in swap has no hole to look up
+	 * (its count goes up before the swap entry goes in, and smaps too
+	 * reads it first): tmpfs libraries' holes cost nothing then.
+	 */
+	if (shmem_holes && vma->vm_file && shmem_mapping(vma->vm_file->f_mapping) &&
+	    READ_ONCE(SHMEM_I(file_inode(vma->vm_file))->swapped))
 		dw->dec.shmem = vma->vm_file->f_mapping;
 	dw->walk.want_none = !!dw->dec.shmem;
 }

@@ -385,23 +385,50 @@ static bool small_tail_cached(const struct memwalk_decoder *d,
 }
 
 /*
+ * small_folio_at() in smaps mode, for a memo filled under this lock: its
+ * words but the memcg, which smaps does not count with, compared with
+ * @k, the memo's key copied where the loop keeps it, and @keep, the
+ * flags bits it holds.  Pages alike are most of what a summary walks.
+ */
+static __always_inline struct folio *smaps_folio_at(unsigned long pfn,
+						    const struct memwalk_small_key *k,
+						    unsigned long keep)
+{
+	struct folio *folio = (struct folio *)pfn_to_page(pfn);
+
+	/* A small folio: neither a tail page nor a head. */
+	if (PageTail(&folio->page) || folio_test_large(folio) ||
+	    (mw_folio_flags_word(folio) & keep) != k->flags ||
+	    (unsigned long)READ_ONCE(folio->mapping) != k->mapping ||
+	    atomic_read(&folio->_mapcount) != k->mapcount ||
+	    atomic_read(&folio->_refcount) != k->refcount)
+		return NULL;
+	return folio;
+}
+
+/*
  * How many PTEs after @pte (at most @max) have @v's bits and a small folio
  * with the words of the one d->fc caches (small_page_repeats()), the
  * page @v maps, whose PFN is *@last; with @out, each PFN is stored there
  * and a PFN that follows the one before ends them (a run of its own is
  * cheaper).  d->fc and *@last end at the last page taken.  A section with
  * a page mapped under the lock held cannot go offline: its pages would
- * have to be unmapped first.  Inline in each caller, @out constant there.
+ * have to be unmapped first.  Inline in each caller, @out and @smaps
+ * (smaps_folio_at(), the memo checked filled under this lock) constant
+ * there.
  */
 static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 						      const struct memwalk_entry *e,
 						      pte_t v, const pte_t *pte,
 						      unsigned int max,
-						      unsigned long *last, u64 *out)
+						      unsigned long *last, u64 *out,
+						      bool smaps)
 {
 	struct memwalk_folio_cache *c = &d->fc;
 	u64 notmask = ~MW_ARCH_PTE_PFN_MASK, bits = pte_val(v) & notmask;
 	unsigned long zero = mw_arch_zero_pfn(), pfn, prev = *last;
+	const struct memwalk_small_key key = d->small.key;
+	unsigned long keep = ~d->key_ignore;
 	struct folio *folio = c->folio;
 	/* Sections (the first 64) found online whole: they stay so here. */
 	u64 online = 0;
@@ -424,7 +451,8 @@ static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 			else if (!pfn_known_online(d, e, pfn))
 				break;
 		}
-		next = small_folio_at(d, e, pfn);
+		next = smaps ? smaps_folio_at(pfn, &key, keep) :
+			       small_folio_at(d, e, pfn);
 		if (!next)
 			break;
 		if (out)
@@ -457,7 +485,7 @@ static noinline unsigned int page_list_stretch(struct memwalk_decoder *d,
 	if (!small_tail_cached(d, e, sink, v, last))
 		return 0;
 	n = small_pages_alike(d, e, v, pte, list_room(sink, max), &last,
-			      sink->pfns + sink->pfn_nr);
+			      sink->pfns + sink->pfn_nr, false);
 	list_took(sink, n, last);
 	return n;
 }
@@ -480,9 +508,10 @@ static noinline unsigned int hidden_pfn_stretch(struct memwalk_decoder *d,
 	if ((sink->open.flags & MEMWALK_RUN_PFN_LIST) ||
 	    !small_tail_cached(d, e, sink, v, last))
 		return 0;
-	return small_pages_alike(d, e, v, pte,
-				 min(max, U32_MAX - sink->open.nr_pages), &last,
-				 NULL);
+	max = min(max, U32_MAX - sink->open.nr_pages);
+	if (d->smaps && d->folio)
+		return small_pages_alike(d, e, v, pte, max, &last, NULL, true);
+	return small_pages_alike(d, e, v, pte, max, &last, NULL, false);
 }
 
 /* As sink_add_repeat(), for a page that does not join a list. */

@@ -49,8 +49,14 @@ static_assert(sizeof(struct memwalk_summary) == MEMWALK_SUMMARY_SIZE_VER0);
 static_assert(sizeof(struct memwalk_vma_summary) == MEMWALK_VMA_SUMMARY_SIZE_VER0);
 static_assert(MEMWALK_COMM_LEN == TASK_COMM_LEN);
 
-/* Records per bounce buffer: one hold rarely finishes more VMAs. */
-#define SUM_BOUNCE	64
+/*
+ * Records per bounce buffer.  With the call's state they fit a 4 KiB
+ * kmalloc: anything larger comes from the page allocator, zeroed a page
+ * at a time where init_on_alloc is on (Debian's default), which cost more
+ * than the whole walk of a small process.  A hold that finishes more VMAs
+ * pauses to copy them out.
+ */
+#define SUM_BOUNCE	16
 
 #define KPF_TEST(run, bit)	((run)->folio_flags & (1U << MEMWALK_KPF_##bit))
 
@@ -70,6 +76,9 @@ struct memwalk_sum {
 	unsigned long vm_flags;
 	struct memwalk_vma_summary recs[];
 };
+
+static_assert(sizeof(struct memwalk_sum) +
+	      SUM_BOUNCE * sizeof(struct memwalk_vma_summary) <= 4096);
 
 static struct memwalk_vma_summary *sum_cur(struct memwalk_sum *s)
 {
@@ -406,6 +415,7 @@ long memwalk_ioctl_summary(const struct memwalk_access *acc,
 		goto out_free;
 
 	s->req.size = min_t(u32, usize, sizeof(s->req));
+	s->req.__pad = 0;	/* out: 0, whatever the caller left there */
 	if (copy_to_user(uarg, &s->req, s->req.size))
 		ret = -EFAULT;
 

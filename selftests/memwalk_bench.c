@@ -21,7 +21,9 @@
  *
  * The ps half: `memwalk-client ps` over MEMWALK_BENCH_PS_PROCS (default
  * 100) targets, each with a child sharing half its pages, against reading
- * every /proc/PID/smaps_rollup (what smem and ps_mem do); then where ps's
+ * every /proc/PID/smaps_rollup, each parsed line by line into its fields
+ * (what smem and ps_mem do), once every target and child has built its
+ * state (they say so through a pipe); then where ps's
  * time goes: its MEMWALK_IOC_VMA_SUMMARY calls alone, the /proc/PID/cmdline
  * reads it makes, and for comparison the snapshots (folio state, no PFNs)
  * it took before the summary request; and the longest mmap_lock hold of a
@@ -39,7 +41,8 @@
  * MEMWALK_BENCH_PROFILE=REGION:MODE:N (scripts/profile.sh) takes N
  * snapshots of one region (untouched, anon, thp, swapped, file or all) in
  * one mode (full, no-folio, pte-only) and nothing else, for a profiler
- * watching the guest.
+ * watching the guest; MEMWALK_BENCH_PROFILE=ps:N (scripts/profile-ps.sh)
+ * runs each part of the ps half N times, a phase each.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -515,10 +518,10 @@ static void client_half(int fd, int reps)
 static void start_ps_targets(pid_t *pids, int n, size_t len, int devfd)
 {
 	char path[] = "/tmp/memwalk-bench-ps-XXXXXX";
-	int fd = mkstemp(path), i;
-	char *anon, *file;
+	int fd = mkstemp(path), i, ready[2];
+	char *anon, *file, c = 0;
 
-	if (fd < 0 || ftruncate(fd, len))
+	if (fd < 0 || ftruncate(fd, len) || pipe(ready))
 		exit(1);
 	unlink(path);
 	for (i = 0; i < n; i++) {
@@ -528,6 +531,7 @@ static void start_ps_targets(pid_t *pids, int n, size_t len, int devfd)
 		if (pids[i])
 			continue;
 		close(devfd);	/* or rmmod would wait for the targets */
+		close(ready[0]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		anon = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		file = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
@@ -540,10 +544,19 @@ static void start_ps_targets(pid_t *pids, int n, size_t len, int devfd)
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			memset(anon, 2, len / 2);
 		}
+		/* Ready (the child too, each a byte): nothing moves while measured. */
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		close(ready[1]);
 		for (;;)
 			pause();
 	}
 	close(fd);
+	close(ready[1]);
+	for (i = 0; i < 2 * n; i++)
+		if (read(ready[0], &c, 1) != 1)
+			exit(1);
+	close(ready[0]);
 }
 
 /* ps's walk: folio state for Pss, no PFNs (they would split runs). */
@@ -614,14 +627,51 @@ static double each_process(int fd, enum ps_part part, double *walks)
 	return now() - t0;
 }
 
-/* Every /proc/PID/smaps_rollup read, as smem and ps_mem do. */
+/*
+ * smaps_rollup's "Key:   N kB" lines into a field each, as smem and
+ * ps_mem split every line and keep it by its key.
+ */
+static void rollup_parse(char *buf, size_t len, uint64_t *kb)
+{
+	static const char *const keys[] = {
+		"Rss", "Pss", "Pss_Dirty", "Pss_Anon", "Pss_File", "Pss_Shmem",
+		"Shared_Clean", "Shared_Dirty", "Private_Clean", "Private_Dirty",
+		"Referenced", "Anonymous", "KSM", "LazyFree", "AnonHugePages",
+		"ShmemPmdMapped", "FilePmdMapped", "Shared_Hugetlb",
+		"Private_Hugetlb", "Swap", "SwapPss", "Locked",
+	};
+	char *line = buf, *end = buf + len, *nl, *colon;
+	size_t k;
+
+	*end = '\0';
+	for (; line < end; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strcmp(line, keys[k])) {
+				kb[k] += strtoull(colon + 1, NULL, 10);
+				break;
+			}
+	}
+}
+
+/* Every /proc/PID/smaps_rollup read and parsed, as smem and ps_mem do. */
 static double rollups_read(void)
 {
-	static char buf[4096];
+	static char buf[8192];
+	static uint64_t kb[32];
 	double t0 = now();
 	struct dirent *de;
 	char path[64];
 	DIR *dir = opendir("/proc");
+	size_t len;
+	ssize_t n;
 	int fd;
 
 	while (dir && (de = readdir(dir))) {
@@ -631,13 +681,65 @@ static double rollups_read(void)
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
 			continue;
-		while (read(fd, buf, sizeof(buf)) > 0)
-			;
+		len = 0;
+		while (len < sizeof(buf) - 1 &&
+		       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+			len += n;
 		close(fd);
+		rollup_parse(buf, len, kb);
 	}
 	if (dir)
 		closedir(dir);
 	return now() - t0;
+}
+
+/*
+ * MEMWALK_BENCH_PROFILE=ps:N (scripts/profile-ps.sh): the ps targets, then
+ * each part of ps and its peer N times, a phase each, between calls of a
+ * marker page at PS_PHASE_MARK, where the TCG plugin begins a new phase.
+ */
+#define PS_PHASE_MARK	0x7e5500000000UL
+
+static void ps_profile(int fd, int n)
+{
+	static const char *const names[] = {
+		"smaps_rollup", "summary", "cmdline", "client ps", "client --help",
+	};
+	void (*mark)(void);
+	pid_t pids[100];
+	double walks;
+	long rss;
+	char *page;
+	int i, k;
+
+	page = mmap((void *)PS_PHASE_MARK, psz, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (page == MAP_FAILED)
+		exit(1);
+	page[0] = (char)0xc3;	/* ret */
+	mark = (void (*)(void))page;
+	start_ps_targets(pids, 100, 4 << 20, fd);
+	sleep(1);
+	mark();
+	for (k = 0; k < 5; k++) {
+		printf("# profile phase %d: %s x %d\n", k + 1, names[k], n);
+		fflush(stdout);
+		mark();
+		for (i = 0; i < n; i++) {
+			switch (k) {
+			case 0: rollups_read(); break;
+			case 1: each_process(fd, PS_SUMMARY, &walks); break;
+			case 2: each_process(fd, PS_CMDLINE, &walks); break;
+			case 3: client_run("/bin/memwalk-client", 0, "ps", "/dev/null", &rss); break;
+			case 4: client_run("/bin/memwalk-client", 0, "--help", "/dev/null", &rss); break;
+			}
+		}
+		mark();
+	}
+	for (i = 0; i < 100; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < 100; i++)
+		waitpid(pids[i], NULL, 0);
 }
 
 static void ps_half(int fd, int reps)
@@ -720,6 +822,11 @@ int main(void)
 	}
 	if (getenv("MEMWALK_BENCH_ONLY") && !strcmp(getenv("MEMWALK_BENCH_ONLY"), "client")) {
 		client_half(fd, reps);
+		return 0;
+	}
+	if (getenv("MEMWALK_BENCH_PROFILE") &&
+	    !strncmp(getenv("MEMWALK_BENCH_PROFILE"), "ps:", 3)) {
+		ps_profile(fd, atoi(getenv("MEMWALK_BENCH_PROFILE") + 3));
 		return 0;
 	}
 	if (getenv("MEMWALK_BENCH_ONLY") && !strcmp(getenv("MEMWALK_BENCH_ONLY"), "ps")) {

@@ -59,7 +59,35 @@ def per_block(base, function):
     return count
 
 
+def phases(run, n):
+    syms = symbols(run)
+    addrs = [a for a, _ in syms]
+    counts, cur = [], None
+    with open(run + '.tb') as f:
+        for line in f:
+            if line.startswith('PHASE'):
+                cur = collections.Counter()
+                counts.append(cur)
+                continue
+            vaddr, insns, execs = (int(x, 16 if i == 0 else 10)
+                                   for i, x in enumerate(line.split()))
+            if vaddr < 0xffff800000000000:
+                name = 'user space'
+            else:
+                i = bisect.bisect_right(addrs, vaddr) - 1
+                name = syms[i][1] if i >= 0 else '?'
+            cur[name] += insns * execs
+    for k, c in enumerate(counts):
+        total = sum(c.values())
+        print('phase %d: %.0f instructions an iteration' % (k, total / n))
+        for name, v in c.most_common(40):
+            print('  %10.0f %5.1f%%  %s' % (v / n, 100.0 * v / total, name))
+
+
 def main():
+    if sys.argv[1] == '--phases':
+        phases(sys.argv[2], float(sys.argv[3]))
+        return
     base, run, pages = sys.argv[1], sys.argv[2], float(sys.argv[3])
     if len(sys.argv) > 4:
         a, b = per_block(base, sys.argv[4]), per_block(run, sys.argv[4])

@@ -27,6 +27,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,23 +68,32 @@ void mw_usage_add(struct mw_usage *sum, const struct mw_usage *u)
 	sum->locked += u->locked;
 }
 
-/* A small /proc/PID file into @buf (NUL-terminated): its length, or -errno. */
+/*
+ * A small /proc/PID file into @buf (NUL-terminated): its length, or
+ * -errno.  read(2) straight into @buf: no stdio buffer to allocate and
+ * copy from, once for every process.
+ */
 static ssize_t read_proc(int32_t pid, const char *file, char *buf, size_t len)
 {
 	char path[64];
-	size_t n;
-	FILE *fp;
+	size_t n = 0;
+	ssize_t r;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
-	fp = fopen(path, "re");
-	if (!fp)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	n = fread(buf, 1, len - 1, fp);
-	if (ferror(fp)) {
-		fclose(fp);
-		return -EIO;
+	while (n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			close(fd);
+			return -EIO;	/* cut short: gone meanwhile, as a rule */
+		}
+		n += (size_t)r;
 	}
-	fclose(fp);
+	close(fd);
 	buf[n] = '\0';
 	return (ssize_t)n;
 }
