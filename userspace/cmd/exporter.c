@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memwalk-client exporter: the reclaim, OOM and LRU events as Prometheus
- * metrics over HTTP (libmicrohttpd), for a Prometheus server to scrape.
+ * metrics over HTTP (libmicrohttpd, opened at start: exporter-mhd.h), for
+ * a Prometheus server to scrape.
  *
  * The main thread subscribes to the module's multicast groups
  * (lib/evsub.h) and folds every event into the metric model
@@ -28,9 +29,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
-
 #include "evsub.h"
+#include "exporter-mhd.h"
 #include "genl.h"
 #include "memwalk-client.h"
 #include "metrics.h"
@@ -52,6 +52,7 @@ struct exp_run {
 	struct mw_event ev;		/* large */
 };
 
+static struct mw_mhd mhd;	/* set before the HTTP thread starts */
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -314,17 +315,17 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int code,
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
 
-	resp = MHD_create_response_from_buffer(len, text, mode);
+	resp = mhd.create_response_from_buffer(len, text, mode);
 	if (!resp) {
 		if (mode == MHD_RESPMEM_MUST_FREE)
 			free(text);
 		return MHD_NO;
 	}
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+	mhd.add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
 				code == MHD_HTTP_OK && mode == MHD_RESPMEM_MUST_FREE ?
 				CONTENT_TYPE : "text/plain; charset=utf-8");
-	ret = MHD_queue_response(conn, code, resp);
-	MHD_destroy_response(resp);
+	ret = mhd.queue_response(conn, code, resp);
+	mhd.destroy_response(resp);
 	return ret;
 }
 
@@ -391,12 +392,17 @@ static int exporter_run(const struct mw_command *cmd, int argc, char **argv)
 	const char *replay = getenv("MEMWALK_EVENTS_REPLAY");
 	struct MHD_Daemon *daemon = NULL;
 	const char *listen_at;
+	char why[256];
 	sigset_t block;
 	int ret, fd;
 
 	ret = parse_opts(cmd, argc, argv, &listen_at);
 	if (ret >= 0)
 		return ret;
+	if (!mw_mhd_open(&mhd, why, sizeof(why))) {
+		mw_err("exporter: cannot load libmicrohttpd (Debian: libmicrohttpd12): %s", why);
+		return MW_EXIT_FAILURE;
+	}
 	fd = listen_on(listen_at);
 	if (fd < 0)
 		return MW_EXIT_FAILURE;
@@ -438,7 +444,7 @@ static int exporter_run(const struct mw_command *cmd, int argc, char **argv)
 			goto out;
 	}
 
-	daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+	daemon = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
 				  handle_request, &r,
 				  MHD_OPTION_LISTEN_SOCKET, fd,
 				  MHD_OPTION_CONNECTION_LIMIT, 32,
@@ -471,7 +477,7 @@ static int exporter_run(const struct mw_command *cmd, int argc, char **argv)
 
 out:
 	if (daemon)
-		MHD_stop_daemon(daemon);
+		mhd.stop_daemon(daemon);
 	if (fd >= 0)
 		close(fd);
 	mw_evsub_close(&r.sub);

@@ -196,7 +196,36 @@ test_replay_missing_file() {
 	expect_rc 1 && stderr_has "cannot open $tmp/nope" && stderr_has ENOENT
 }
 
+# The exporter opens libmicrohttpd when it starts (cmd/exporter-mhd.h):
+# every other command's start-up loads none of it.
+MHD_SONAME=libmicrohttpd.so.12
+
+test_mhd_not_linked() {
+	run readelf -d "$CLIENT"
+	expect_rc 0 || return 1
+	grep -q 'NEEDED.*libnl-3' "$tmp/out" || fail "readelf lists no libnl-3: $(head -n 3 "$tmp/out")" ||
+		return 1
+	! grep -q 'NEEDED.*microhttpd' "$tmp/out" || fail "the client is linked with libmicrohttpd"
+}
+
+# A private mount namespace where the library is an empty file.
+test_mhd_missing() {
+	lib=$(ldconfig -p | sed -n "s/^[[:space:]]*$MHD_SONAME .*=> //p" | head -n 1)
+	[ -n "$lib" ] || fail "ldconfig knows no $MHD_SONAME" || return 1
+	run unshare -m sh -c 'mount --bind /dev/null "$(readlink -f "$1")" && shift && exec "$@"' \
+		sh "$lib" "$CLIENT" exporter --listen "127.0.0.1:$(free_port)"
+	expect_rc 1 && stderr_has "exporter: cannot load libmicrohttpd (Debian: libmicrohttpd12): " &&
+		stderr_has "$MHD_SONAME"
+}
+
 t "model: label values escaped, kept valid UTF-8" test_escape
+t "exporter: libmicrohttpd is not linked, but opened when the exporter starts" test_mhd_not_linked
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	t "exporter: without libmicrohttpd, exit 1 and says which library" test_mhd_missing
+else
+	skip "exporter: without libmicrohttpd, exit 1 and says which library" \
+		"needs root for a mount namespace (unshare -m)"
+fi
 if command -v promtool >/dev/null && command -v python3 >/dev/null && command -v curl >/dev/null; then
 	t "model: exposition passes promtool; counts, histograms, bounded memcg labels" test_render
 	t "exporter: a scraped replay passes promtool and carries the scenario's counts" test_replay_scrape

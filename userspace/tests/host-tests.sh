@@ -1233,6 +1233,14 @@ test_fake_errors() {
 	stderr_has "ENOSPC"
 }
 
+# info names every feature bit the uapi header defines, "bitN" the others
+test_fake_info_features() {
+	fake MW_FAKE_FEATURES=0x80000000000000ff "$FAKE_CLIENT" info
+	expect_rc 0 &&
+	grep -qx 'features:        netlink debugfs snapshot mglru vma_summary phys contiguous bit7 bit63' "$tmp/out" ||
+		fail "feature names: $(grep features "$tmp/out")"
+}
+
 test_fake_translate() {
 	fake "$FAKE_CLIENT" translate 4242 0x7f2000100a10
 	expect_rc 0 && expect_file translate-heap || return 1
@@ -1734,6 +1742,7 @@ t "PID --entry-only without --pages or -J is refused" test_entry_only_needs_page
 t "PID (fake device): PFNs hidden in lab mode are flagged, not shown as 0" test_fake_lab_mode
 t "PID (fake device): taken again when the address space changes" test_fake_retry
 t "PID and translate (fake device): errno mapping and exit status" test_fake_errors
+t "info (fake device): every feature named" test_fake_info_features
 t "translate (fake device): levels decoded, VMA and page" test_fake_translate
 t "-J, -n, -o before the command are the command's" test_global_options
 t "snapshot PID is PID; errors point to 'snapshot --help'" test_snapshot_word
