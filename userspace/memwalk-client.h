@@ -19,6 +19,7 @@
 #include <linux/memwalk.h>
 
 #include "error.h"
+#include "ptedecode.h"
 #include "version.h"
 
 /* Exit statuses, documented in memwalk-client(1). */
@@ -84,7 +85,8 @@ void mw_changes_json(const struct mw_diff *d);
  * cmd/translate.c: a translation's levels, decoded when @x86, and the
  * physical address, as translate prints them (watch's detail pane too).
  */
-void mw_translation_levels(FILE *fp, const struct memwalk_translate *t, bool x86);
+void mw_translation_levels(FILE *fp, const struct memwalk_translate *t,
+			   const struct mw_pte_format *fmt);
 
 /*
  * Open the device (lib/device.h) for a command: on failure say why and

@@ -2,10 +2,10 @@
 /*
  * memwalk-client translate: one address of a process walked level by level
  * (MEMWALK_IOC_TRANSLATE).  The kernel gives the raw entries; their bits
- * are decoded here, with the x86-64 bit positions
- * (arch/x86/include/asm/pgtable_types.h); on other machines the raw values
- * are printed undecoded.  The walk stops at the leaf or at the first none
- * entry; outside every VMA nothing is walked (nr_levels 0).
+ * are decoded here as their architecture names them (lib/ptedecode.c:
+ * x86-64, arm64); on other machines the raw values are printed undecoded.
+ * The walk stops at the leaf or at the first none entry; outside every VMA
+ * nothing is walked (nr_levels 0).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,95 +18,15 @@
 #include "device.h"
 #include "memwalk-client.h"
 #include "print.h"
+#include "ptedecode.h"
 #include "snapjson.h"
 #include "view.h"
-
-#define X86_PFN_MASK		0x000ffffffffff000ULL
-#define X86_PMD_LEAF_MASK	0x000fffffffe00000ULL
-#define X86_PUD_LEAF_MASK	0x000fffffc0000000ULL
 
 static const char *const pgt_names[] = {
 	[MEMWALK_PGT_PGD] = "PGD", [MEMWALK_PGT_P4D] = "P4D",
 	[MEMWALK_PGT_PUD] = "PUD", [MEMWALK_PGT_PMD] = "PMD",
 	[MEMWALK_PGT_PTE] = "PTE",
 };
-
-/* Bits of a present (or PROTNONE) x86-64 entry; leaf-only ones where noted. */
-static const struct {
-	unsigned int bit;
-	const char *name;
-	bool leaf;
-} x86_bits[] = {
-	{ 1, "RW", false }, { 2, "US", false }, { 3, "PWT", false },
-	{ 4, "PCD", false }, { 5, "A", false }, { 6, "D", true },
-	{ 8, "G", true }, { 9, "SPECIAL", true }, { 10, "UFFD_WP", true },
-	{ 11, "SOFT_DIRTY", true }, { 57, "DEVMAP", true },
-	{ 58, "SAVED_DIRTY", true }, { 63, "NX", false },
-};
-
-struct decoded {
-	char bits[160];
-	bool present;		/* P, or PROTNONE */
-	bool leaf;		/* maps a page (PTE, or PSE at PMD/PUD) */
-	uint64_t next;		/* table or page frame it points to */
-	uint64_t size;		/* of the page, for a leaf */
-};
-
-static void decode_x86(uint64_t e, unsigned int level, struct decoded *d)
-{
-	bool p = e & 1, protnone = !p && (e & (1ULL << 8));
-	bool pse = level != MEMWALK_PGT_PTE && (e & (1ULL << 7));
-	size_t used = 0, len = sizeof(d->bits), i;
-	uint64_t frame;
-
-#define ADD(...) (used += snprintf(d->bits + used, used < len ? len - used : 0, __VA_ARGS__))
-	memset(d, 0, sizeof(*d));
-	if (!e) {
-		ADD("none");
-		return;
-	}
-	d->leaf = level == MEMWALK_PGT_PTE || pse;
-	if (!p && !(protnone && d->leaf)) {
-		/* swap or migration entry: type in the top bits, offset inverted */
-		ADD("not present: swap format, type %" PRIu64 " offset 0x%" PRIx64,
-		    e >> 59, (~e << 5) >> 14);
-		if (e & (1ULL << 1))
-			ADD(",SWP_SOFT_DIRTY");
-		if (e & (1ULL << 2))
-			ADD(",SWP_UFFD_WP");
-		if (e & (1ULL << 3))
-			ADD(",SWP_EXCLUSIVE");
-		return;
-	}
-	d->present = true;
-	ADD("%s", p ? "P" : "PROTNONE");
-	for (i = 0; i < sizeof(x86_bits) / sizeof(x86_bits[0]); i++) {
-		if (!(e & (1ULL << x86_bits[i].bit)) || (x86_bits[i].leaf && !d->leaf))
-			continue;
-		if (x86_bits[i].bit == 8 && protnone)
-			continue;	/* bit 8 is PROTNONE here, said above */
-		ADD(",%s", x86_bits[i].name);
-	}
-	if (e & (1ULL << 7))
-		ADD(",%s", pse ? "PSE" : "PAT");
-	if (pse && (e & (1ULL << 12)))
-		ADD(",PAT");
-	if (d->leaf && ((e >> 59) & 0xf))
-		ADD(",PKEY=%u", (unsigned int)((e >> 59) & 0xf));
-#undef ADD
-	/* PROTNONE entries hold the PFN inverted (L1TF mitigation) */
-	frame = protnone ? ~e : e;
-	if (pse && level == MEMWALK_PGT_PMD) {
-		d->next = frame & X86_PMD_LEAF_MASK;
-		d->size = 1ULL << 21;
-	} else if (pse) {
-		d->next = frame & X86_PUD_LEAF_MASK;
-		d->size = 1ULL << 30;
-	} else {
-		d->next = frame & X86_PFN_MASK;
-		d->size = 4096;
-	}
-}
 
 /*
  * ADDR as strtoull(3) with base 0 reads it, but octal: "4096" is decimal,
@@ -168,16 +88,13 @@ static char *maps_rest(int32_t pid, uint64_t start, uint64_t end)
 }
 
 /*
- * Decode level @l of @t into @d (x86-64 only: elsewhere @d stays as it
- * is); true, with *@phys, when it maps the page.  Frame 0 is hidden (lab
- * mode), never a table or a user page.
+ * Decode level @l of @t into @d; true, with *@phys, when it maps the page.
+ * Frame 0 is hidden (lab mode), never a table or a user page.
  */
 static bool decode_level(const struct memwalk_translate *t, const struct memwalk_level *l,
-			 bool x86, struct decoded *d, uint64_t *phys)
+			 const struct mw_pte_format *fmt, struct mw_pte_decoded *d, uint64_t *phys)
 {
-	if (!x86)
-		return false;
-	decode_x86(l->entry, l->level, d);
+	mw_pte_decode(fmt, l->entry, l->level, d);
 	if (!d->present || !d->leaf || !d->next)
 		return false;
 	*phys = d->next + (t->addr & (d->size - 1));
@@ -186,7 +103,7 @@ static bool decode_level(const struct memwalk_translate *t, const struct memwalk
 
 /* -J: the levels with their raw values and what they decode to. */
 static void print_translation_json(const struct memwalk_translate *t,
-				   const struct mw_snapshot *snap, bool x86, int32_t pid)
+				   const struct mw_snapshot *snap, const struct mw_pte_format *fmt, int32_t pid)
 {
 	uint64_t phys = 0;
 	bool mapped = false;
@@ -198,7 +115,7 @@ static void print_translation_json(const struct memwalk_translate *t,
 	open_json_array(PRINT_JSON, "levels");
 	for (i = 0; i < t->nr_levels; i++) {
 		const struct memwalk_level *l = &t->levels[i];
-		struct decoded d = { .bits = "" };
+		struct mw_pte_decoded d;
 
 		open_json_object(PRINT_JSON, NULL);
 		print_string(PRINT_JSON, "level", "",
@@ -206,10 +123,10 @@ static void print_translation_json(const struct memwalk_translate *t,
 		print_uint(PRINT_JSON, "index", "", l->index);
 		print_uint(PRINT_JSON, "entry", "", l->entry);
 		print_uint(PRINT_JSON, "table", "", l->table_pa);
-		mapped |= decode_level(t, l, x86, &d, &phys);
+		mapped |= decode_level(t, l, fmt, &d, &phys);
 		if (d.present && d.next)
 			print_uint(PRINT_JSON, "next", "", d.next);
-		if (x86)
+		if (fmt->arch != MW_PTE_RAW)
 			print_string(PRINT_JSON, "bits", "", d.bits);
 		close_json_object(PRINT_JSON);
 	}
@@ -230,8 +147,9 @@ static void print_translation_json(const struct memwalk_translate *t,
 	print_end();
 }
 
-/* The levels, decoded when @x86, and the physical address, as text to @fp. */
-void mw_translation_levels(FILE *fp, const struct memwalk_translate *t, bool x86)
+/* The levels, decoded in format @fmt, and the physical address, as text to @fp. */
+void mw_translation_levels(FILE *fp, const struct memwalk_translate *t,
+			   const struct mw_pte_format *fmt)
 {
 	uint64_t phys = 0;
 	bool mapped = false;
@@ -241,10 +159,10 @@ void mw_translation_levels(FILE *fp, const struct memwalk_translate *t, bool x86
 		fprintf(fp, "LEVEL INDEX ENTRY            TABLE            NEXT             BITS\n");
 	for (i = 0; i < t->nr_levels; i++) {
 		const struct memwalk_level *l = &t->levels[i];
-		struct decoded d = { .bits = "-" };
+		struct mw_pte_decoded d;
 		char next[20] = "-";
 
-		mapped |= decode_level(t, l, x86, &d, &phys);
+		mapped |= decode_level(t, l, fmt, &d, &phys);
 		if (d.present && d.next)
 			snprintf(next, sizeof(next), "%016" PRIx64, d.next);
 		fprintf(fp, "%-5s %5u %016" PRIx64 " %016" PRIx64 " %-16s %s\n",
@@ -256,17 +174,14 @@ void mw_translation_levels(FILE *fp, const struct memwalk_translate *t, bool x86
 		fprintf(fp, "physical address: 0x%" PRIx64 "\n", phys);
 }
 
-/*
- * @snap: an empty one with the page size, for the page's run; @x86: the
- * entries are decoded.
- */
+/* @snap: an empty one with the page size, for the page's run. */
 static void print_translation(const struct memwalk_translate *t,
-			      const struct mw_snapshot *snap, bool x86, int32_t pid)
+			      const struct mw_snapshot *snap, const struct mw_pte_format *fmt, int32_t pid)
 {
 	char *rest;
 
 	printf("pid %d address 0x%" PRIx64 "\n", pid, (uint64_t)t->addr);
-	mw_translation_levels(stdout, t, x86);
+	mw_translation_levels(stdout, t, fmt);
 	if (!t->vma_start && !t->vma_end) {
 		printf("VMA: none\n");
 	} else {
@@ -292,7 +207,8 @@ static int translate_run(const struct mw_command *cmd, int argc, char **argv)
 	struct memwalk_translate t;
 	struct mw_device *dev;
 	struct mw_error err;
-	bool json = false, x86;
+	struct mw_pte_format fmt;
+	bool json = false;
 	int32_t pid;
 	uint64_t addr;
 	int c, ret;
@@ -329,13 +245,13 @@ static int translate_run(const struct mw_command *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	snap.page_size = 1ULL << dev->info.page_shift;
-	x86 = !strcmp(dev->info.machine, "x86_64");
+	fmt = mw_pte_format(&dev->info);
 	if (mw_translate(dev, pid, addr, &t, &err))
 		ret = mw_report(&err);
 	else if (json)
-		print_translation_json(&t, &snap, x86, pid);
+		print_translation_json(&t, &snap, &fmt, pid);
 	else
-		print_translation(&t, &snap, x86, pid);
+		print_translation(&t, &snap, &fmt, pid);
 	mw_device_close(dev);
 	return ret;
 }

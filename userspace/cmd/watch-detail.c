@@ -124,6 +124,7 @@ static void detail_run(struct watch_lines *l, const struct mw_snapshot *snap,
 static void detail_path(struct watch_lines *l, const struct mw_watch *w, uint64_t addr)
 {
 	struct memwalk_translate tr;
+	struct mw_pte_format fmt;
 	struct mw_error err;
 	char *text = NULL;
 	size_t len;
@@ -137,7 +138,8 @@ static void detail_path(struct watch_lines *l, const struct mw_watch *w, uint64_
 	fp = open_memstream(&text, &len);
 	if (!fp)
 		return;
-	mw_translation_levels(fp, &tr, !strcmp(w->dev->info.machine, "x86_64"));
+	fmt = mw_pte_format(&w->dev->info);
+	mw_translation_levels(fp, &tr, &fmt);
 	fclose(fp);
 	if (!tr.nr_levels)
 		detailf(l, "  none walked");

@@ -10,6 +10,7 @@
  *                               exit 0 if all passed
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "diff.h"
 #include "error.h"
 #include "genl.h"
+#include "ptedecode.h"
 #include "snapjson.h"
 #include "test-check.h"
 
@@ -497,6 +499,96 @@ static void test_genl(void)
 	nl_socket_free(resolver);
 }
 
+/*
+ * Entries decoded per architecture, against the formats as the
+ * architecture manuals give them (arm64: Arm ARM D8.3, 4K granule).
+ */
+static void test_pte_decode(void)
+{
+	static const struct mw_pte_format arm64 = { MW_PTE_ARM64_4K, false, true },
+		arm64_lpa2 = { MW_PTE_ARM64_4K, true, true },
+		arm64_61 = { MW_PTE_ARM64_4K, false, false },
+		x86 = { MW_PTE_X86_64, false, false }, raw = { MW_PTE_RAW, false, false };
+	static const struct {
+		const char *what;
+		const struct mw_pte_format *fmt;
+		unsigned int level;
+		uint64_t e;
+		const char *bits;
+		bool present, leaf;
+		uint64_t next, size;
+	} cases[] = {
+		{ "arm64 page", &arm64, MEMWALK_PGT_PTE,
+		  0x3 | 0x40 | 0x300 | 0x400 | 0x800 | 0x12345000ULL | (1ULL << 51) |
+		  (1ULL << 53) | (1ULL << 54) | (1ULL << 55),
+		  "V,PAGE,ATTR=0,AP1,AF,nG,DBM,PXN,UXN,SWDIRTY,SH=3", true, true,
+		  0x12345000ULL, 4096 },
+		{ "arm64 LPA2 page: address bits 51:50 in 9:8", &arm64_lpa2, MEMWALK_PGT_PTE,
+		  0x3 | 0x100 | 0x400 | 0x80 | (3ULL << 48) | 0x1000 | (1ULL << 52),
+		  "V,PAGE,ATTR=0,AP2,AF,CONT", true, true, 0x0007000000001000ULL, 4096 },
+		{ "arm64 PMD block", &arm64, MEMWALK_PGT_PMD,
+		  0x1 | 0x4 | 0x400 | 0x40200000ULL | 0x123000,
+		  "V,BLOCK,ATTR=1,AF,SH=0", true, true, 0x40200000ULL, 1ULL << 21 },
+		{ "arm64 PUD block", &arm64, MEMWALK_PGT_PUD,
+		  0x1 | 0x400 | 0x80000000ULL, "V,BLOCK,ATTR=0,AF,SH=0", true, true,
+		  0x80000000ULL, 1ULL << 30 },
+		{ "arm64 table", &arm64, MEMWALK_PGT_PMD,
+		  0x3 | 0x41000000ULL | (1ULL << 59) | (1ULL << 62), "V,T,PXNT,APT=2", true,
+		  false, 0x41000000ULL, 0 },
+		{ "arm64 PROT_NONE (6.9+: nG, not valid)", &arm64, MEMWALK_PGT_PTE,
+		  0x2 | 0x800 | 0x400 | 0x5000 | (1ULL << 54) | (1ULL << 58),
+		  "PROTNONE,PAGE,ATTR=0,AF,UXN,UFFD_WP,SH=0", true, true, 0x5000, 4096 },
+		{ "arm64 PROT_NONE (before 6.9: bit 58)", &arm64_61, MEMWALK_PGT_PTE,
+		  0x2 | 0x800 | 0x400 | 0x5000 | (1ULL << 58),
+		  "PROTNONE,PAGE,ATTR=0,AF,nG,SH=0", true, true, 0x5000, 4096 },
+		{ "arm64 swap (6.9+)", &arm64, MEMWALK_PGT_PTE,
+		  (2ULL << 6) | (0x345ULL << 12) | 0x4 | 0x8,
+		  "not valid: swap format, type 2 offset 0x345,SWP_EXCLUSIVE,SWP_UFFD_WP", false,
+		  false, 0, 0 },
+		{ "arm64 swap (before 6.9)", &arm64_61, MEMWALK_PGT_PTE,
+		  (2ULL << 3) | (0x345ULL << 8) | 0x4,
+		  "not valid: swap format, type 2 offset 0x345,SWP_EXCLUSIVE", false, false, 0, 0 },
+		{ "arm64 block at the top level", &arm64, MEMWALK_PGT_PGD, 0x1 | 0x1000,
+		  "V,reserved descriptor", false, false, 0, 0 },
+		{ "none", &arm64, MEMWALK_PGT_PTE, 0, "none", false, false, 0, 0 },
+		{ "x86 PMD leaf", &x86, MEMWALK_PGT_PMD,
+		  0x1 | 0x2 | 0x4 | 0x20 | 0x40 | 0x80 | 0x200000ULL | (1ULL << 63),
+		  "P,RW,US,A,D,NX,PSE", true, true, 0x200000ULL, 1ULL << 21 },
+		{ "unknown machine", &raw, MEMWALK_PGT_PTE, 0x1234, "-", false, false, 0, 0 },
+	};
+	struct memwalk_info info = { .page_shift = 12, .pgtable_levels = 5 };
+	struct mw_pte_decoded d;
+	struct mw_pte_format f;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mw_pte_decode(cases[i].fmt, cases[i].e, cases[i].level, &d);
+		check(!strcmp(d.bits, cases[i].bits), "decode %s: bits '%s', expected '%s'",
+		      cases[i].what, d.bits, cases[i].bits);
+		check(d.present == cases[i].present && (!d.present || d.leaf == cases[i].leaf),
+		      "decode %s: present %d leaf %d", cases[i].what, d.present, d.leaf);
+		check(d.next == cases[i].next && d.size == cases[i].size,
+		      "decode %s: next %#" PRIx64 " size %#" PRIx64 ", expected %#" PRIx64 " %#" PRIx64,
+		      cases[i].what, d.next, d.size, cases[i].next, cases[i].size);
+	}
+	strcpy(info.machine, "aarch64");
+	strcpy(info.release, "6.12.117+deb12-arm64");
+	f = mw_pte_format(&info);
+	check(f.arch == MW_PTE_ARM64_4K && f.lpa2 && f.present_invalid_ng,
+	      "arm64 6.12 with 5 levels: not LPA2 and 6.9's format");
+	info.pgtable_levels = 4;
+	strcpy(info.release, "6.1.0-56-arm64");
+	f = mw_pte_format(&info);
+	check(f.arch == MW_PTE_ARM64_4K && !f.lpa2 && !f.present_invalid_ng,
+	      "arm64 6.1 with 4 levels: not 48-bit and the old format");
+	info.page_shift = 16;
+	check(mw_pte_format(&info).arch == MW_PTE_RAW, "arm64 with 64K pages: decoded as 4K");
+	strcpy(info.machine, "x86_64");
+	check(mw_pte_format(&info).arch == MW_PTE_X86_64, "x86_64: not decoded as x86-64");
+	strcpy(info.machine, "riscv64");
+	check(mw_pte_format(&info).arch == MW_PTE_RAW, "riscv64: decoded");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -512,5 +604,6 @@ int main(int argc, char **argv)
 	test_diff_mismatches();
 	test_device();
 	test_genl();
+	test_pte_decode();
 	return failed ? 1 : 0;
 }
