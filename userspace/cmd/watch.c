@@ -371,7 +371,9 @@ static void final_line(const struct watch_cli *c, const struct mw_watch *w,
 
 /*
  * Until the next refresh is due: events read as they come, signals let in
- * only while waiting.  0, or the exit status of a failure (said).
+ * only while waiting, and at least once between two refreshes, also when
+ * the next is already due (a watch that cannot keep its interval must
+ * still stop at SIGINT).  0, or the exit status of a failure (said).
  */
 static int wait_due(struct mw_watch *w, const sigset_t *open)
 {
@@ -381,18 +383,20 @@ static int wait_due(struct mw_watch *w, const sigset_t *open)
 	while (!got_signal) {
 		uint64_t now = mw_now_ns(), due = mw_watch_next_ns(w);
 		unsigned int n = mw_watch_pollfds(w, fds);
-		struct timespec tmo;
+		struct timespec tmo = { 0, 0 };
 
-		if (now >= due)
-			return 0;
-		tmo.tv_sec = (due - now) / 1000000000ULL;
-		tmo.tv_nsec = (due - now) % 1000000000ULL;
+		if (due > now) {
+			tmo.tv_sec = (due - now) / 1000000000ULL;
+			tmo.tv_nsec = (due - now) % 1000000000ULL;
+		}
 		if (ppoll(fds, n, &tmo, open) < 0 && errno != EINTR) {
 			mw_err("watch: poll failed [%s]", mw_errno_text(errno));
 			return MW_EXIT_FAILURE;
 		}
 		if (n && mw_watch_events(w, &err))
 			return mw_report(&err);
+		if (mw_now_ns() >= due)
+			return 0;
 	}
 	return 0;
 }

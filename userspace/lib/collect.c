@@ -206,11 +206,11 @@ out_oom:
 }
 
 /*
- * @run to its VMA, the first in the call's records from *@j that ends
- * after its start; joined to the run before when @join and they are one.
+ * The VMA of @run into *@vmap: the first in the call's records from *@j
+ * that ends after its start.  -EPROTO if @run is not inside it.
  */
-static int put_run(struct walk *w, struct mw_snapshot *snap, size_t *j,
-		   const struct memwalk_page_run *run, bool join)
+static int run_vma(struct walk *w, struct mw_snapshot *snap, size_t *j,
+		   const struct memwalk_page_run *run, struct mw_vma **vmap)
 {
 	uint64_t end = run->start + (uint64_t)run->nr_pages * snap->page_size;
 	struct mw_vma *vma = NULL;
@@ -222,6 +222,19 @@ static int put_run(struct walk *w, struct mw_snapshot *snap, size_t *j,
 	if (!vma || run->start < vma->start || end > vma->end || !run->nr_pages)
 		return bad_reply(w, "a page run outside the VMAs of the same call",
 				 run->start);
+	*vmap = vma;
+	return 0;
+}
+
+/* @run to its VMA; joined to the run before when @join and they are one. */
+static int put_run(struct walk *w, struct mw_snapshot *snap, size_t *j,
+		   const struct memwalk_page_run *run, bool join)
+{
+	struct mw_vma *vma;
+	int ret = run_vma(w, snap, j, run, &vma);
+
+	if (ret)
+		return ret;
 	if (join && vma->nr_runs &&
 	    mw_run_joins(snap, &vma->runs[vma->nr_runs - 1], run)) {
 		vma->runs[vma->nr_runs - 1].nr_pages += run->nr_pages;
@@ -229,6 +242,37 @@ static int put_run(struct walk *w, struct mw_snapshot *snap, size_t *j,
 	}
 	if (mw_vma_add_run(vma, run))
 		return out_of_memory(w);
+	return 0;
+}
+
+/*
+ * A listed run (its PFNs from @pfns) as its pages, each joined to the run
+ * before where their PFNs follow.  Its VMA is found and checked once for
+ * all of them: a large process has hundreds of thousands such pages.
+ */
+static int put_listed(struct walk *w, struct mw_snapshot *snap, size_t *j,
+		      const struct memwalk_page_run *run, const uint64_t *pfns)
+{
+	struct memwalk_page_run page = *run;
+	struct mw_vma *vma;
+	uint32_t k;
+	int ret = run_vma(w, snap, j, run, &vma);
+
+	if (ret)
+		return ret;
+	page.flags &= ~MEMWALK_RUN_PFN_LIST;
+	page.nr_pages = 1;
+	for (k = 0; k < run->nr_pages; k++) {
+		struct memwalk_page_run *last = vma->nr_runs ?
+						&vma->runs[vma->nr_runs - 1] : NULL;
+
+		page.start = run->start + (uint64_t)k * snap->page_size;
+		page.pfn = pfns[k];
+		if (last && mw_run_joins(snap, last, &page))
+			last->nr_pages++;
+		else if (mw_vma_add_run(vma, &page))
+			return out_of_memory(w);
+	}
 	return 0;
 }
 
@@ -244,11 +288,10 @@ static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
 	bool join = true;
 	size_t j = 0;
 	uint64_t i;
-	uint32_t k;
 	int ret;
 
 	for (i = 0; i < nr; i++) {
-		struct memwalk_page_run run = { .lru_gen = -1 }, page;
+		struct memwalk_page_run run = { .lru_gen = -1 };
 
 		memcpy(&run, (char *)w->dev->run_buf + i * run_size,
 		       run_size < sizeof(run) ? run_size : sizeof(run));
@@ -261,16 +304,9 @@ static int take_runs(struct walk *w, struct mw_snapshot *snap, uint64_t nr,
 		}
 		if (run.pfn > nr_pfns || run.nr_pages > nr_pfns - run.pfn)
 			return bad_reply(w, "a PFN list past the PFNs it returned", run.start);
-		page = run;
-		page.flags &= ~MEMWALK_RUN_PFN_LIST;
-		page.nr_pages = 1;
-		for (k = 0; k < run.nr_pages; k++) {
-			page.start = run.start + (uint64_t)k * snap->page_size;
-			page.pfn = w->dev->pfn_buf[run.pfn + k];
-			ret = put_run(w, snap, &j, &page, true);
-			if (ret)
-				return ret;
-		}
+		ret = put_listed(w, snap, &j, &run, w->dev->pfn_buf + run.pfn);
+		if (ret)
+			return ret;
 		join = true;
 	}
 	return 0;

@@ -127,6 +127,7 @@ static void note(struct differ *d, enum mw_change ch, uint64_t start, uint64_t e
 {
 	struct mw_change_list *l = &d->out->changes[ch];
 	struct mw_change_range *last = l->nr ? &l->ranges[l->nr - 1] : NULL;
+	size_t len;
 
 	l->pages += (end - start) / d->page_size;
 	if (last && last->end == start && !strcmp(last->detail, detail)) {
@@ -147,7 +148,9 @@ static void note(struct differ *d, enum mw_change ch, uint64_t start, uint64_t e
 	last = &l->ranges[l->nr++];
 	last->start = start;
 	last->end = end;
-	snprintf(last->detail, sizeof(last->detail), "%s", detail);
+	len = strnlen(detail, sizeof(last->detail) - 1);
+	memcpy(last->detail, detail, len);	/* cut as snprintf would */
+	last->detail[len] = '\0';
 }
 
 static void note_seg(struct differ *d, struct seg *g, enum mw_change ch,
@@ -293,17 +296,20 @@ static void classify_other(struct differ *d, struct seg *g, bool slot_moved)
 	char detail[64] = "", tmp[16];
 	size_t used = 0;
 	unsigned int bit;
+	uint32_t left;		/* the bits not yet named, lowest first */
 
 #define ADD(...) (used += snprintf(detail + used, used < sizeof(detail) ? \
 				   sizeof(detail) - used : 0, __VA_ARGS__))
-	for (bit = 0; bit < 32; bit++)
-		if (g->flags_left & (1U << bit))
-			ADD("%s%c%s", used ? " " : "", (b->flags >> bit) & 1 ? '+' : '-',
-			    mw_bit_name(&mw_run_flag_names, bit, tmp));
-	for (bit = 0; bit < 32; bit++)
-		if (g->folio_left & (1U << bit))
-			ADD("%s%c%s", used ? " " : "", mw_folio_test(b, bit) ? '+' : '-',
-			    mw_bit_name(&mw_folio_flag_names, bit, tmp));
+	for (left = g->flags_left; left; left &= left - 1) {
+		bit = __builtin_ctz(left);
+		ADD("%s%c%s", used ? " " : "", (b->flags >> bit) & 1 ? '+' : '-',
+		    mw_bit_name(&mw_run_flag_names, bit, tmp));
+	}
+	for (left = g->folio_left; left; left &= left - 1) {
+		bit = __builtin_ctz(left);
+		ADD("%s%c%s", used ? " " : "", mw_folio_test(b, bit) ? '+' : '-',
+		    mw_bit_name(&mw_folio_flag_names, bit, tmp));
+	}
 	if (d->folios) {
 		if (b->order > a->order)
 			ADD("%sorder %u->%u", used ? " " : "", a->order, b->order);
@@ -406,6 +412,24 @@ static bool cache_dropped(const struct differ *d, uint64_t addr,
 	       !(a->flags & MEMWALK_RUN_ANON) && mapped_at(d->b, addr);
 }
 
+/*
+ * Whether two runs of one state say the same of page @s in every field
+ * compared: then none of the kinds below can apply.  Most pages of a
+ * process watched do not change between two refreshes; this keeps them
+ * from going through every classification (and its detail strings).
+ */
+static bool alike(const struct differ *d, uint64_t s,
+		  const struct memwalk_page_run *a, const struct memwalk_page_run *b)
+{
+	if (a->flags != b->flags || a->folio_flags != b->folio_flags)
+		return false;
+	if (d->folios && (a->mapcount != b->mapcount || a->refcount != b->refcount ||
+			  a->order != b->order || a->nid != b->nid ||
+			  a->lru_gen != b->lru_gen))
+		return false;
+	return !d->pfns || pfn_at(d, a, s) == pfn_at(d, b, s);
+}
+
 /* Pages [s, e): @a and @b are their runs (NULL: no entry) on each side. */
 static void classify(struct differ *d, uint64_t s, uint64_t e,
 		     const struct memwalk_page_run *a,
@@ -435,7 +459,7 @@ static void classify(struct differ *d, uint64_t s, uint64_t e,
 			 a ? mw_state_name(sa, tmp1) : "none",
 			 b ? mw_state_name(sb, tmp2) : "none");
 		note(d, MW_CH_STATE, s, e, detail);
-	} else if (a && b) {
+	} else if (a && b && !alike(d, s, a, b)) {
 		g.flags_left = (a->flags ^ b->flags) & d->run_bits & ~RUN_NOT_ATTRS;
 		g.folio_left = d->folios ? a->folio_flags ^ b->folio_flags : 0;
 		if (sa == MEMWALK_STATE_PRESENT)
@@ -497,6 +521,11 @@ static void diff_pages(struct differ *d)
 		seg_end = end_a < end_b ? end_a : end_b;
 		classify(d, pos, seg_end, a, b);
 		pos = seg_end;
+		/* a run that ends here is done: no turn of the loop to skip it */
+		if (a && end_a == seg_end)
+			sa.r++;
+		if (b && end_b == seg_end)
+			sb.r++;
 	}
 }
 

@@ -120,12 +120,27 @@ void print_string(enum output_type type, const char *key, const char *fmt,
 	}
 }
 
+/*
+ * @value in decimal: what "%llu" prints, without printf's parsing of its
+ * format (a watch frame prints thousands of numbers ten times a second).
+ */
+static void json_uint(uint64_t value)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = '0' + value % 10;
+		value /= 10;
+	} while (value);
+	fwrite(p, 1, buf + sizeof(buf) - p, output());
+}
+
 void print_uint(enum output_type type, const char *key, const char *fmt,
 		uint64_t value)
 {
 	if (json && (type & PRINT_JSON)) {
 		json_member(key);
-		fprintf(output(), "%llu", (unsigned long long)value);
+		json_uint(value);
 	} else if (!json && (type & PRINT_FP)) {
 		fprintf(output(), fmt, value);
 	}

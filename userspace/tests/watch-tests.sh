@@ -175,12 +175,32 @@ test_events_text() {
 }
 
 # SIGTERM and SIGINT: a last line, exit 0 (a single fixture serves forever).
+# signal_ends SIG LAST-LINE [SNAPSHOT INTERVAL]; within 10 s of the signal.
 signal_ends() {
-	MW_FAKE_SNAPSHOT=$DATA/cow-before.json "$FAKE_CLIENT" watch "$target" --batch \
-		--no-events -i 0.05 >"$tmp/out" 2>"$tmp/err" &
+	# Not the last test's frames: a signal sent before the client's exec
+	# finds SIGINT ignored (an asynchronous list's) and is lost.
+	rm -f "$tmp/out"
+	MW_FAKE_SNAPSHOT=${3:-$DATA/cow-before.json} "$FAKE_CLIENT" watch "$target" --batch \
+		--no-events -i "${4:-0.05}" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	sleep 0.5
+	# a few frames printed first
+	i=0
+	while [ "$(cat "$tmp/out" 2>/dev/null | grep -c '^frame ')" -lt 3 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	kill -"$1" "$pid"
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		wait "$pid"
+		fail "SIG$1 did not end it in 10 s"
+		return 1
+	fi
 	wait "$pid"
 	rc=$?
 	expect_rc 0 || return 1
@@ -190,6 +210,19 @@ signal_ends() {
 
 test_sigterm() { signal_ends TERM "terminated (SIGTERM)"; }
 test_sigint() { signal_ends INT "interrupted (SIGINT)"; }
+
+# A watch that cannot keep its interval (a refresh of 50,000 runs takes
+# longer than 1 ms) still ends at SIGTERM and SIGINT, at once.
+behind_ends() {
+	GEN_SNAPSHOT=${GEN_SNAPSHOT:-$here/gen-snapshot}
+	[ -s "$tmp/big.json" ] || "$GEN_SNAPSHOT" 50 1000 >"$tmp/big.json" ||
+		{ fail "gen-snapshot failed"; return 1; }
+	signal_ends "$@" "$tmp/big.json" 0.001 || return 1
+	grep -q "interval not kept" "$tmp/out" || fail "the watch kept its 1 ms interval"
+}
+
+test_behind_sigterm() { behind_ends TERM "terminated (SIGTERM)"; }
+test_behind_sigint() { behind_ends INT "interrupted (SIGINT)"; }
 
 # --- bad input ------------------------------------------------------------------
 
@@ -274,6 +307,8 @@ t "watch -J: the events that concern the target, losses" test_events
 t "watch: events in text" test_events_text
 t "watch: SIGTERM ends it with a last line, exit 0" test_sigterm
 t "watch: SIGINT likewise" test_sigint
+t "watch behind its interval: SIGTERM still ends it" test_behind_sigterm
+t "watch behind its interval: SIGINT likewise" test_behind_sigint
 t "watch without --batch, stdout not a terminal: exit 1" test_no_batch
 t "watch without --batch on a terminal: full screen, ends at the target's exit" test_tty_no_batch
 t "watch without --batch, stdin not a terminal: exit 1" test_tty_stdin

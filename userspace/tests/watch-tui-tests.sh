@@ -441,6 +441,62 @@ test_target_exit() {
 		{ show_screen; fail "no last line"; }
 }
 
+# gone PID [SECONDS]: until PID has ended (a zombie counts as ended), for
+# up to SECONDS (5); if it has not, what it is doing: its state and the
+# share of a CPU it used over a second, in $why; it is then killed
+gone() {
+	i=0
+	while [ $i -lt $((${2:-5} * 10)) ]; do
+		st=$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+		[ -z "$st" ] || [ "$st" = Z ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	# utime + stime, fields 14 and 15 after the command's parenthesis
+	t1=$(sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }')
+	sleep 1
+	t2=$(sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }')
+	why="still there ${2:-5} s after the hangup, state $st, $(( (t2 - t1) * 100 / $(getconf CLK_TCK) ))% of a CPU over the next second"
+	kill -9 "$1" 2>/dev/null
+	return 1
+}
+
+# The terminal goes away (tmux kills the session: the pty's master closes,
+# the terminal hangs up): watch ends at once, by SIGHUP or, with SIGHUP
+# ignored (nohup), by the hangup poll() reports on its input; never
+# spinning on a terminal that reads nothing forever, never staying.
+test_hangup() {
+	start -- -i 0.2 || return 1
+	wait_for "legend:" || return 1
+	pid=$(watch_pid)
+	[ -n "$pid" ] || { fail "no watch process"; return 1; }
+	tm kill-session -t w
+	gone "$pid" || { fail "SIGHUP: $why"; return 1; }
+	# SIGHUP ignored: its status and what it said, to files
+	tm kill-server 2>/dev/null
+	starts=$((starts + 1))
+	sock=mw-tui-$$-$starts
+	rm -f "$tmp/hup-status"
+	tm new-session -d -s w -x 80 -y 24 \
+		"trap '' HUP; env TERM=screen ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} $FAKE_CLIENT watch $target --no-events -i 0.2 2>$tmp/hup-err; echo \$? >$tmp/hup-status" ||
+		{ fail "tmux would not start"; return 1; }
+	wait_for "legend:" || return 1
+	pid=$(watch_pid)
+	[ -n "$pid" ] || { fail "no watch process"; return 1; }
+	grep -q '^SigIgn:.*[13579bdf]$' "/proc/$pid/status" ||
+		{ fail "SIGHUP is not ignored in the watch under test"; return 1; }
+	tm kill-session -t w
+	gone "$pid" || { fail "SIGHUP ignored: $why"; return 1; }
+	i=0
+	while [ ! -s "$tmp/hup-status" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat "$tmp/hup-status" 2>/dev/null)" = 1 ] &&
+	grep -q "watch: the terminal went away" "$tmp/hup-err" ||
+		fail "SIGHUP ignored: exit status '$(cat "$tmp/hup-status" 2>/dev/null)', said '$(cat "$tmp/hup-err")'"
+}
+
 test_map_model() {
 	run "$WATCH_MAP_TEST" "$DATA"
 	expect_rc 0
@@ -462,5 +518,6 @@ t "watch full screen: q leaves the alternate screen" test_quit
 t "watch full screen: SIGTERM leaves it too" test_sigterm
 t "watch full screen: SIGINT likewise" test_sigint
 t "watch full screen: the target's exit ends it with a last line" test_target_exit
+t "watch full screen: the terminal hung up ends it, with SIGHUP ignored too" test_hangup
 t "watch map model (watch-map-test)" test_map_model
 tap_end
