@@ -165,4 +165,47 @@ TEST_F(client, client_entry_only_pfns_equal_pagemap)
 	free(err);
 }
 
+/*
+ * memwalk-client translate decodes each architecture's entries (x86-64,
+ * arm64; lib/ptedecode.c): the physical address it computes from the leaf
+ * entry is pagemap's PFN for the page, in every region of the target where
+ * a page is present (PTE pages, THP and hugetlb blocks, shmem, file).
+ */
+TEST_F(client, translate_physical_address_equals_pagemap)
+{
+	char pidstr[16], addrstr[32];
+	const char *argv[] = { mw_client_path(), "translate", pidstr, addrstr, NULL };
+	size_t compared = 0, r;
+	int status;
+
+	snprintf(pidstr, sizeof(pidstr), "%d", self->t.pid);
+	for (r = 0; r < self->t.nr_regions; r++) {
+		const struct mw_region *reg = &self->t.regions[r];
+		unsigned long long phys = 0;
+		uint64_t addr, pm = 0;
+		char *out, *err, *line;
+
+		/* the region's first present page, and an offset inside it */
+		for (addr = reg->start; addr < reg->end; addr += MW_PAGE)
+			if (!mw_pagemap_read(self->t.pid, addr, 1, &pm) && (pm & PM_PRESENT))
+				break;
+		if (addr >= reg->end || !(pm & PM_PFN_MASK))
+			continue;
+		snprintf(addrstr, sizeof(addrstr), "%#llx", (unsigned long long)addr + 0x123);
+		ASSERT_EQ(0, mw_capture(argv, &status, &out, &err));
+		ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			TH_LOG("translate %s %s: status %#x, stderr: %s", pidstr, addrstr, status, err);
+		line = strstr(out, "physical address: ");
+		EXPECT_TRUE(line && sscanf(line, "physical address: %llx", &phys) == 1)
+			TH_LOG("region %s: no physical address decoded:\n%s", reg->name, out);
+		EXPECT_EQ((pm & PM_PFN_MASK) * MW_PAGE + 0x123, phys)
+			TH_LOG("region %s at %s: pagemap %#llx:\n%s", reg->name, addrstr,
+			       (unsigned long long)pm, out);
+		compared++;
+		free(out);
+		free(err);
+	}
+	EXPECT_LE(5, compared) TH_LOG("only %zu regions had a present page", compared);
+}
+
 TEST_HARNESS_MAIN

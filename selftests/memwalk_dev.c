@@ -33,7 +33,8 @@
 #define DEBUGFS_DIR	MW_DEBUGFS "/memwalk"
 #define KNOWN_FEATURES	(MEMWALK_FEAT_NETLINK | MEMWALK_FEAT_DEBUGFS | \
 			 MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_MGLRU | \
-			 MEMWALK_FEAT_VMA_SUMMARY | MEMWALK_FEAT_PHYS)
+			 MEMWALK_FEAT_VMA_SUMMARY | MEMWALK_FEAT_PHYS | \
+			 MEMWALK_FEAT_CONTIGUOUS)
 #define TAIL		64	/* extra bytes for the "caller knows more" tests */
 
 #define PERMISSION_MSG	"permission denied opening " DEV ": need root (CAP_SYS_ADMIN)"
@@ -72,20 +73,36 @@ static bool all_bytes(const unsigned char *p, size_t len, unsigned char val)
 	return true;
 }
 
-/* Paging levels in use, as user space can tell; 0 where it cannot. */
-static unsigned int levels_oracle(void)
+/* Whether user space can map a page at 1 << @bit: the VA reaches it. */
+static bool user_va_reaches(unsigned int bit)
 {
-#ifdef __x86_64__
-	/* User addresses above 47 bits exist only with 5-level paging. */
 	long page = sysconf(_SC_PAGESIZE);
-	void *high = (void *)(1UL << 50);
+	void *high = (void *)(1UL << bit);
 	void *p = mmap(high, page, PROT_READ,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	bool five = p == high || (p == MAP_FAILED && errno == EEXIST);
+	bool reaches = p == high || (p == MAP_FAILED && errno == EEXIST);
 
 	if (p != MAP_FAILED)
 		munmap(p, page);
-	return five ? 5 : 4;
+	return reaches;
+}
+
+/* Paging levels in use, as user space can tell; 0 where it cannot. */
+static unsigned int levels_oracle(void)
+{
+#if defined(__x86_64__)
+	/* User addresses above 47 bits exist only with 5-level paging. */
+	return user_va_reaches(50) ? 5 : 4;
+#elif defined(__aarch64__)
+	/*
+	 * With 4K pages a 52-bit VA (LPA2) takes 5 levels, 48 bits 4, 39
+	 * bits 3; other page sizes fold otherwise.
+	 */
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		return 0;
+	if (user_va_reaches(50))
+		return 5;
+	return user_va_reaches(47) ? 4 : 3;
 #else
 	return 0;
 #endif
@@ -345,6 +362,10 @@ TEST_F(memwalk, info_levels_nodes_features)
 	/* So are the summary and the census (their own suites test them). */
 	EXPECT_NE(0, info.features & MEMWALK_FEAT_VMA_SUMMARY);
 	EXPECT_NE(0, info.features & MEMWALK_FEAT_PHYS);
+	/* Of the architectures memwalk knows, arm64 has a contiguous bit. */
+	EXPECT_EQ(!strcmp(info.machine, "aarch64"), !!(info.features & MEMWALK_FEAT_CONTIGUOUS))
+		TH_LOG("machine %s, features %#llx", info.machine,
+		       (unsigned long long)info.features);
 	/* CONFIG_LRU_GEN: /sys/kernel/mm/lru_gen exists. */
 	EXPECT_EQ(access("/sys/kernel/mm/lru_gen", F_OK) == 0,
 		  !!(info.features & MEMWALK_FEAT_MGLRU));

@@ -629,7 +629,7 @@ static void global_pressure(struct __test_metadata *_metadata, struct sub *sub,
 		ASSERT_LE(0, g->pid[i]);
 	}
 	for (i = 0; i < 2 && g->pid[i]; i++) {
-		status = wait_child(g->pid[i], 150);
+		status = wait_child(g->pid[i], 400);
 		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 			TH_LOG("hog %d: status %#x (killed: swap could not keep up?)", i, status);
 	}
@@ -652,7 +652,7 @@ static unsigned int allocstall_retries(void)
 	return ma > 6 || (ma == 6 && mi >= 12) ? 3 : 2;
 }
 
-TEST_F_TIMEOUT(events, direct_reclaim_matches_allocstall, 240)
+TEST_F_TIMEOUT(events, direct_reclaim_matches_allocstall, 600)
 {
 	struct global_run g;
 	struct tally begin, end, hog[2], mine[2];
@@ -694,7 +694,7 @@ TEST_F_TIMEOUT(events, direct_reclaim_matches_allocstall, 240)
 	}
 }
 
-TEST_F_TIMEOUT(events, kswapd_matches_pageoutrun, 240)
+TEST_F_TIMEOUT(events, kswapd_matches_pageoutrun, 600)
 {
 	struct global_run g;
 	struct tally wake, run, end;

@@ -242,10 +242,80 @@ static const char *snapshot_inconsistency(const struct memwalk_snapshot *req,
 	return NULL;
 }
 
+/*
+ * A success of MEMWALK_IOC_VMA_SUMMARY must describe what it wrote; the
+ * records are read back unless the request itself lies among them (its
+ * own copy-out comes last and overwrites them there).
+ */
+static const char *summary_inconsistency(const struct memwalk_summary *req,
+					 uint64_t end)
+{
+	const struct memwalk_vma_summary *r = (const void *)(uintptr_t)req->buf;
+	uint64_t last, before = req->start, i;
+	uintptr_t self = (uintptr_t)req;
+
+	if (req->max_lock_ns > req->total_lock_ns)
+		return "max_lock_ns > total_lock_ns";
+	if (req->nr_recs && req->rec_size != sizeof(*r))
+		return "rec_size is not the record's size";
+	if (req->nr_recs > req->buf_len / sizeof(*r))
+		return "records beyond buf_len";
+	if (req->__pad || !memchr(req->comm, 0, sizeof(req->comm)))
+		return "__pad set, or comm not NUL-terminated";
+	/* A whole-space walk (end 0) that finished reports walk_end 0. */
+	last = req->walk_end ? req->walk_end : end;
+	if (req->walk_end && (req->walk_end < req->start || req->walk_end > end))
+		return "walk_end outside [start, end]";
+	if (req->buf < self + sizeof(*req) &&
+	    self < req->buf + req->nr_recs * sizeof(*r))
+		return NULL;
+	for (i = 0; i < req->nr_recs; i++, r++) {
+		if (r->start < before || r->end <= r->start || r->end > last)
+			return "a record overlaps another or lies outside the walk";
+		if (r->rss > r->end - r->start ||
+		    r->private_clean + r->private_dirty > r->rss ||
+		    (r->pss >> MEMWALK_PSS_SHIFT) > r->rss)
+			return "a record counts more than its range holds";
+		before = r->end;
+	}
+	return NULL;
+}
+
+/* The same for MEMWALK_IOC_PHYS, whose census ends at max_pfn. */
+static const char *phys_inconsistency(const struct memwalk_phys *req, uint64_t end)
+{
+	const struct memwalk_phys_run *r = (const void *)(uintptr_t)req->run_buf;
+	uint64_t before = req->start_pfn, i;
+	uintptr_t self = (uintptr_t)req;
+
+	if (!end)
+		end = req->max_pfn;
+	if (!req->max_pfn || end > req->max_pfn)
+		return "max_pfn is 0 or below the end asked for";
+	if (req->next_pfn <= req->start_pfn || req->next_pfn > end)
+		return "next_pfn outside (start_pfn, end]";
+	if (req->nr_runs && req->run_size != sizeof(*r))
+		return "run_size is not the record's size";
+	if (req->nr_runs > req->run_buf_len / sizeof(*r))
+		return "runs beyond run_buf_len";
+	if (req->run_buf < self + sizeof(*req) &&
+	    self < req->run_buf + req->nr_runs * sizeof(*r))
+		return NULL;
+	for (i = 0; i < req->nr_runs; i++, r++) {
+		if (r->pfn < before || !r->nr_pages || r->pfn + r->nr_pages > req->next_pfn)
+			return "a run overlaps another or lies outside the census";
+		if (r->class >= MEMWALK_PHYS_NR_CLASSES)
+			return "a run of no class";
+		before = r->pfn + r->nr_pages;
+	}
+	return NULL;
+}
+
 static uint32_t fuzz_cmd(void)
 {
 	static const uint32_t known[] = {
 		MEMWALK_IOC_INFO, MEMWALK_IOC_SNAPSHOT, MEMWALK_IOC_TRANSLATE,
+		MEMWALK_IOC_VMA_SUMMARY, MEMWALK_IOC_PHYS,
 	};
 
 	switch (rnd_below(10)) {
@@ -255,7 +325,41 @@ static uint32_t fuzz_cmd(void)
 		return _IOC(rnd_below(4), MEMWALK_IOC_MAGIC, rnd_below(16),
 			    rnd_below(1 << 14));
 	default:
-		return known[rnd_below(3)];
+		return known[rnd_below(5)];
+	}
+}
+
+/* The census's end, learnt once (0 until then): PFNs around it are edges. */
+static uint64_t max_pfn;
+
+static uint64_t fuzz_pfn(void)
+{
+	switch (rnd_below(7)) {
+	case 0:
+		return 0;
+	case 1:
+		return rnd();
+	case 2:
+		return ~0ULL - rnd_below(4);
+	case 3:
+		return max_pfn + rnd_below(4) - 2;	/* around the end */
+	default:
+		return rnd_below(max_pfn + 1);
+	}
+}
+
+/* A buffer length: a few records, less than one, or anything. */
+static uint64_t fuzz_len(size_t rec, long psz)
+{
+	switch (rnd_below(6)) {
+	case 0:
+		return rnd_below(rec);			/* not one record */
+	case 1:
+		return rnd();
+	case 2:
+		return rec * (1 + rnd_below(4)) + rnd_below(rec);
+	default:
+		return rnd_below(2 * psz);
 	}
 }
 
@@ -295,6 +399,51 @@ static void fill_request(struct arena *a, uint32_t cmd, void *buf, pid_t target,
 		*end_out = s->end;
 		break;
 	}
+	case MEMWALK_IOC_VMA_SUMMARY: {
+		struct memwalk_summary *m = buf;
+		uint64_t len = fuzz_len(sizeof(struct memwalk_vma_summary), psz);
+
+		m->size = fuzz_size(sizeof(*m), MEMWALK_SUMMARY_SIZE_VER0);
+		m->flags = rnd_below(4) ? 0 : (uint32_t)rnd();
+		m->pid = fuzz_pid(target);
+		m->__reserved = rnd_below(8) ? 0 : (uint32_t)rnd();
+		m->start = rnd_below(3) ? 0 : fuzz_addr(psz);
+		m->end = rnd_below(3) ? 0 : fuzz_addr(psz);
+		m->buf = arena_ptr(a, len < 4 * (uint64_t)psz ? len : 0);
+		m->buf_len = len;
+		/* Out fields on input: the kernel must ignore them. */
+		if (!rnd_below(4)) {
+			m->walk_end = rnd();
+			m->nr_recs = rnd();
+			m->rec_size = (uint32_t)rnd();
+			m->__pad = (uint32_t)rnd();
+		}
+		*end_out = m->end;
+		break;
+	}
+	case MEMWALK_IOC_PHYS: {
+		struct memwalk_phys *ph = buf;
+		uint64_t len = fuzz_len(sizeof(struct memwalk_phys_run), psz);
+
+		ph->size = fuzz_size(sizeof(*ph), MEMWALK_PHYS_SIZE_VER0);
+		ph->flags = rnd_below(4) ? 0 : (uint32_t)rnd();
+		ph->__reserved = rnd_below(8) ? 0 : (uint32_t)rnd();
+		ph->start_pfn = fuzz_pfn();
+		/* A census to the end now and then, a stretch of it mostly. */
+		ph->end_pfn = rnd_below(4) ? ph->start_pfn + 1 + rnd_below(1 << 16) : fuzz_pfn();
+		if (!rnd_below(8))
+			ph->end_pfn = 0;
+		ph->run_buf = arena_ptr(a, len < 4 * (uint64_t)psz ? len : 0);
+		ph->run_buf_len = len;
+		if (!rnd_below(4)) {
+			ph->next_pfn = rnd();
+			ph->nr_runs = rnd();
+			ph->max_pfn = rnd();
+			ph->run_size = (uint32_t)rnd();
+		}
+		*end_out = ph->end_pfn;
+		break;
+	}
 	case MEMWALK_IOC_TRANSLATE: {
 		struct memwalk_translate *t = buf;
 
@@ -315,6 +464,12 @@ FIXTURE_TEARDOWN(fuzz) {}
 TEST_F_TIMEOUT(fuzz, ioctl_surface, 900)
 {
 	uint64_t seed = fuzz_seed(), iter = 0, ok = 0, failed_calls = 0, checked = 0;
+	uint64_t checked_sum = 0, checked_phys = 0;
+	struct memwalk_phys_run first;
+	struct memwalk_phys census = {
+		.size = sizeof(census), .run_buf = (uintptr_t)&first,
+		.run_buf_len = sizeof(first),
+	};
 	double deadline = now_s() + fuzz_seconds();
 	struct arena a;
 	pid_t target;
@@ -323,6 +478,9 @@ TEST_F_TIMEOUT(fuzz, ioctl_surface, 900)
 	fd = open(MEMWALK_DEVICE_PATH, O_RDWR);
 	ASSERT_LE(0, fd) TH_LOG("open %s: %s", MEMWALK_DEVICE_PATH, strerror(errno));
 	arena_init(&a);
+	ASSERT_EQ(0, ioctl(fd, MEMWALK_IOC_PHYS, &census))
+		TH_LOG("MEMWALK_IOC_PHYS of one run: %s", strerror(errno));
+	max_pfn = census.max_pfn;
 	rng_state = seed | 1;
 	target = start_churn();
 	ASSERT_LT(0, target) TH_LOG("fork: %s", strerror(errno));
@@ -365,15 +523,33 @@ TEST_F_TIMEOUT(fuzz, ioctl_surface, 900)
 				TH_LOG("iteration %llu: %s", (unsigned long long)iter, why);
 			checked++;
 		}
+		if (cmd == MEMWALK_IOC_VMA_SUMMARY && arg == (uint64_t)req) {
+			const char *why = summary_inconsistency((void *)req,
+								end ? end : UINT64_MAX);
+
+			ASSERT_EQ(NULL, why)
+				TH_LOG("iteration %llu: summary: %s", (unsigned long long)iter, why);
+			checked_sum++;
+		}
+		if (cmd == MEMWALK_IOC_PHYS && arg == (uint64_t)req) {
+			const char *why = phys_inconsistency((void *)req, end);
+
+			ASSERT_EQ(NULL, why)
+				TH_LOG("iteration %llu: phys: %s", (unsigned long long)iter, why);
+			checked_phys++;
+		}
 	}
 	stop_churn(target);
 	close(fd);
-	TH_LOG("%llu calls: %llu succeeded (%llu snapshots checked), %llu failed with documented errnos",
+	TH_LOG("%llu calls: %llu succeeded (%llu snapshots, %llu summaries, %llu censuses checked), %llu failed with documented errnos",
 	       (unsigned long long)iter, (unsigned long long)ok, (unsigned long long)checked,
+	       (unsigned long long)checked_sum, (unsigned long long)checked_phys,
 	       (unsigned long long)failed_calls);
 	/* Both halves reached: refusals, and successes whose answer was checked. */
 	EXPECT_LT(0, failed_calls);
 	EXPECT_LT(0, checked) TH_LOG("no snapshot succeeded: its answer was never checked");
+	EXPECT_LT(0, checked_sum) TH_LOG("no summary succeeded: its answer was never checked");
+	EXPECT_LT(0, checked_phys) TH_LOG("no census succeeded: its answer was never checked");
 }
 
 /* ---- generic netlink ---------------------------------------------------- */

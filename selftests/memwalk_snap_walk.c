@@ -102,6 +102,71 @@ static void compare_pages(struct __test_metadata *_metadata, const struct mw_sna
 	free(pb);
 }
 
+/* The page at *i of @p (n long) if it maps @addr, stepping past it; else NULL. */
+static const struct memwalk_page_run *page_at(const struct memwalk_page_run *p, size_t n,
+					      size_t *i, uint64_t addr)
+{
+	if (*i < n && p[*i].start == addr)
+		return &p[(*i)++];
+	return NULL;
+}
+
+static bool same_page(const struct memwalk_page_run *a, const struct memwalk_page_run *b)
+{
+	return a == b || (a && b && !memcmp(a, b, sizeof(*a)));
+}
+
+/*
+ * @mid's pages, one by one, each as @before or @after had it: a snapshot
+ * taken over many calls (a long window) of a target the kernel keeps
+ * changing meanwhile (LRU batches drained, the swap cache freed) matches
+ * one of the two around it, page by page.
+ */
+static void compare_pages_between(struct __test_metadata *_metadata, const struct mw_snap *before,
+				  const struct mw_snap *mid, const struct mw_snap *after)
+{
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
+	struct memwalk_page_run *pb, *pm, *pa;
+	size_t nb, nm, na, ib = 0, im = 0, ia = 0, bad = 0, pages = 0, changed = 0;
+	char b1[256], b2[256];
+
+	pb = mw_runs_expand(before->runs, before->nr_runs, &nb);
+	pm = mw_runs_expand(mid->runs, mid->nr_runs, &nm);
+	pa = mw_runs_expand(after->runs, after->nr_runs, &na);
+	ASSERT_NE(NULL, pb);
+	ASSERT_NE(NULL, pm);
+	ASSERT_NE(NULL, pa);
+	while (ib < nb || im < nm || ia < na) {
+		uint64_t addr = UINT64_MAX;
+		const struct memwalk_page_run *b, *m, *a;
+
+		if (ib < nb && pb[ib].start < addr)
+			addr = pb[ib].start;
+		if (im < nm && pm[im].start < addr)
+			addr = pm[im].start;
+		if (ia < na && pa[ia].start < addr)
+			addr = pa[ia].start;
+		b = page_at(pb, nb, &ib, addr);
+		m = page_at(pm, nm, &im, addr);
+		a = page_at(pa, na, &ia, addr);
+		pages++;
+		changed += !same_page(b, a);
+		if (same_page(m, b) || same_page(m, a))
+			continue;
+		bad++;
+		MW_LOG_CAPPED(&cap, "%#llx: before %s, between %s", (unsigned long long)addr,
+			      b ? mw_run_str(b, b1, sizeof(b1)) : "no run",
+			      m ? mw_run_str(m, b2, sizeof(b2)) : "no run");
+	}
+	MW_LOG_REST(&cap, "pages differ from both");
+	if (changed)
+		TH_LOG("%zu of %zu pages changed in the window", changed, pages);
+	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu pages as neither snapshot around had them", bad, pages);
+	free(pb);
+	free(pm);
+	free(pa);
+}
+
 static void compare_vmas(struct __test_metadata *_metadata, const struct mw_snap *a,
 			 const struct mw_snap *b)
 {
@@ -293,11 +358,14 @@ TEST_F(walk, subrange_across_vmas)
 	mw_snap_free(&all);
 }
 
-/* Tiny buffers: one call per record, reproducing the one-shot answer. */
+/*
+ * Tiny buffers: one call per record, reproducing the one-shot answer
+ * (taken before and after: the many calls take a while).
+ */
 static void check_resume(struct __test_metadata *_metadata, int fd, pid_t pid,
 			 size_t extra_vma, size_t runs, size_t extra_run)
 {
-	struct mw_snap all, tiny;
+	struct mw_snap all, tiny, after;
 	size_t i, max_rec = 0;
 	struct mw_why why;
 
@@ -308,13 +376,15 @@ static void check_resume(struct __test_metadata *_metadata, int fd, pid_t pid,
 	ASSERT_EQ(0, mw_snapshot(fd, pid, 0, 0, MEMWALK_SNAP_ALL, max_rec + extra_vma,
 				 runs * sizeof(struct memwalk_page_run) + extra_run,
 				 &tiny, &why)) TH_LOG("%s", why.msg);
+	snap_all(_metadata, fd, pid, MEMWALK_SNAP_ALL, &after);
 	TH_LOG("%u calls with %zu-byte VMA and %zu-run buffers (one-shot: %u)",
 	       tiny.calls, max_rec + extra_vma, runs, all.calls);
 	EXPECT_LT(all.nr_runs / runs, tiny.calls);
 	compare_vmas(_metadata, &all, &tiny);
-	compare_pages(_metadata, &all, &tiny);
+	compare_pages_between(_metadata, &all, &tiny, &after);
 	mw_snap_free(&all);
 	mw_snap_free(&tiny);
+	mw_snap_free(&after);
 }
 
 TEST_F(walk, resume_one_record_per_call)
@@ -672,6 +742,118 @@ TEST_F(walk, debugfs_maps_equal_proc_maps)
 	fclose(f);
 	free(text);
 	mw_snap_free(&s);
+}
+
+/* -- the contiguous bit ------------------------------------------------------- */
+
+#define MTHP_64K	"/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
+#define CONT_PAGES	16		/* arm64 CONT_PTES with 4K pages */
+#define CONT_AREA	(4UL << 20)
+
+/* The bracketed word of a THP knob ("always [inherit] madvise never"). */
+static int thp_knob_get(const char *path, char *word, size_t len)
+{
+	char buf[128], *open, *close;
+
+	if (mw_read_file(path, buf, sizeof(buf)))
+		return -1;
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!close || (size_t)(close - open) > len)
+		return -1;
+	snprintf(word, len, "%.*s", (int)(close - open - 1), open + 1);
+	return 0;
+}
+
+/*
+ * Whether the 16 pages from @pm[0] are one naturally aligned block of one
+ * large folio, by pagemap and kpageflags alone: present, PFNs that follow
+ * each other from a multiple of 16, and each page after the first a tail
+ * (of the folio the first page is the head or a tail of).
+ */
+static bool cont_block_expected(const uint64_t *pm)
+{
+	uint64_t pfn0 = pm[0] & PM_PFN_MASK;
+	unsigned int k;
+
+	if (!(pm[0] & PM_PRESENT) || !pfn0 || pfn0 % CONT_PAGES ||
+	    !(kpf_has(pfn0, MW_KPF_COMPOUND_HEAD) || kpf_has(pfn0, MW_KPF_COMPOUND_TAIL)))
+		return false;
+	for (k = 1; k < CONT_PAGES; k++)
+		if (!(pm[k] & PM_PRESENT) || (pm[k] & PM_PFN_MASK) != pfn0 + k ||
+		    !kpf_has(pfn0 + k, MW_KPF_COMPOUND_TAIL))
+			return false;
+	return true;
+}
+
+/*
+ * MEMWALK_RUN_CONTIGUOUS marks exactly the entries the hardware may cache
+ * as one block.  arm64 (6.9+, CONFIG_ARM64_CONTPTE) maps each naturally
+ * aligned 64K block of a large anonymous folio it maps whole with the
+ * contiguous bit; the oracle finds those blocks in pagemap and kpageflags.
+ * Without the bit in the architecture (x86), no run of the states target
+ * carries it.
+ */
+TEST_F(walk, contiguous_bit_marks_aligned_large_folio_blocks)
+{
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
+	size_t blocks = 0, expected = 0, bad = 0, i, k;
+	const struct memwalk_page_run *r;
+	char saved[32], b1[256];
+	uint64_t start, *pm;
+	struct mw_snap s;
+	char *map;
+
+	if (!(self->info.features & MEMWALK_FEAT_CONTIGUOUS)) {
+		snap_all(_metadata, self->fd, self->t.pid, MEMWALK_SNAP_ALL, &s);
+		for (i = 0; i < s.nr_runs; i++)
+			EXPECT_EQ(0, s.runs[i].flags & MEMWALK_RUN_CONTIGUOUS)
+				TH_LOG("%s: contiguous without MEMWALK_FEAT_CONTIGUOUS",
+				       mw_run_str(&s.runs[i], b1, sizeof(b1)));
+		mw_snap_free(&s);
+		return;
+	}
+	if (thp_knob_get(MTHP_64K, saved, sizeof(saved)))
+		SKIP(return, "kernel without 64K multi-size THP (%s): no contpte mappings", MTHP_64K);
+	ASSERT_EQ(0, mw_write_file(MTHP_64K, "always"));
+	map = mmap(NULL, CONT_AREA + CONT_PAGES * MW_PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	start = ((uint64_t)(uintptr_t)map + CONT_PAGES * MW_PAGE - 1) & ~(CONT_PAGES * MW_PAGE - 1);
+	for (i = 0; i < CONT_AREA; i += MW_PAGE)
+		((volatile char *)(uintptr_t)start)[i] = 1;
+	ASSERT_EQ(0, mw_write_file(MTHP_64K, saved));
+	/* A block half unmapped is no block any more: its other half loses the bit. */
+	ASSERT_EQ(0, munmap((char *)(uintptr_t)start + (2 * CONT_PAGES + CONT_PAGES / 2) * MW_PAGE,
+			    CONT_PAGES / 2 * MW_PAGE));
+
+	snap_all(_metadata, self->fd, getpid(), MEMWALK_SNAP_ALL, &s);
+	pm = mw_pagemap_of(getpid(), start, start + CONT_AREA);
+	ASSERT_NE(NULL, pm);
+	for (i = 0; i < CONT_AREA / MW_PAGE; i += CONT_PAGES) {
+		bool want = cont_block_expected(&pm[i]);
+
+		blocks++;
+		expected += want;
+		for (k = i; k < i + CONT_PAGES; k++) {
+			r = mw_run_at(&s, start + k * MW_PAGE);
+			if (r ? !!(r->flags & MEMWALK_RUN_CONTIGUOUS) == want : !want)
+				continue;
+			bad++;
+			MW_LOG_CAPPED(&cap, "page %#llx: %s, pagemap %#llx: contiguous %s",
+				      (unsigned long long)(start + k * MW_PAGE),
+				      r ? mw_run_str(r, b1, sizeof(b1)) : "no run",
+				      (unsigned long long)pm[k], want ? "expected" : "not expected");
+		}
+	}
+	MW_LOG_REST(&cap, "pages wrong");
+	EXPECT_EQ(0, bad) TH_LOG("%zu pages of %zu blocks wrong", bad, blocks);
+	/* A test of nothing if no block was a large folio (memory too fragmented). */
+	EXPECT_LT(0, expected) TH_LOG("none of %zu 64K blocks was mapped as one large folio", blocks);
+	TH_LOG("%zu of %zu 64K blocks contiguous", expected, blocks);
+	free(pm);
+	mw_snap_free(&s);
+	munmap(map, CONT_AREA + CONT_PAGES * MW_PAGE);
 }
 
 TEST_HARNESS_MAIN

@@ -1428,6 +1428,47 @@ bool mw_swap_on(void)
 	       strchr(buf, '\n') && strchr(buf, '\n')[1];
 }
 
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+
+int mw_page_out(void *p, size_t len, struct mw_why *why)
+{
+	size_t n = len / MW_PAGE, k;
+	unsigned char *vec = malloc(n);
+	int tries, ret = -1;
+
+	if (!vec) {
+		mw_why_set(why, "out of memory");
+		return -1;
+	}
+	for (tries = 0; tries < 30; tries++) {
+		if (madvise(p, len, MADV_PAGEOUT) || mincore(p, len, vec)) {
+			mw_why_set(why, "MADV_PAGEOUT/mincore: %s", strerror(errno));
+			break;
+		}
+		for (k = 0; k < n && !(vec[k] & 1); k++)
+			;
+		if (k == n) {
+			ret = 0;
+			break;
+		}
+		mw_why_set(why, "page %zu of %zu still resident after %d MADV_PAGEOUT", k, n,
+			   tries + 1);
+		/*
+		 * Left in the swap cache under writeback, and unmapped: once
+		 * written, mapped again (a minor fault) the next MADV_PAGEOUT
+		 * reaches it and frees it.
+		 */
+		usleep(100 * 1000);
+		for (; k < n; k++)
+			if (vec[k] & 1)
+				(void)*(volatile char *)((char *)p + k * MW_PAGE);
+	}
+	free(vec);
+	return ret;
+}
+
 const char *mw_region_unsupported(const char *name)
 {
 	char buf[64] = "";

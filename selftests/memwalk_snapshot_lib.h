@@ -36,7 +36,7 @@ void mw_why_set(struct mw_why *why, const char *fmt, ...)
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
 #define MW_VMA_KNOWN_FLAGS	((MEMWALK_VMA_FILE << 1) - 1)
 #define MW_RUN_KNOWN_FLAGS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
-				 ((MEMWALK_RUN_PFN_LIST << 1) - \
+				 ((MEMWALK_RUN_CONTIGUOUS << 1) - \
 				  MEMWALK_RUN_WRITE) | MEMWALK_RUN_SWAP_TYPE_MASK)
 /* folio_flags: the kpageflags bits the header names, and memwalk's own. */
 #define MW_KPF_BITS		((1U << MEMWALK_KPF_LOCKED) | \
@@ -97,14 +97,20 @@ static inline uint64_t mw_run_end(const struct memwalk_page_run *r)
 }
 
 /*
- * End of the user address space (TASK_SIZE_MAX): the tests set it from
- * memwalk_info.pgtable_levels; a snapshot with end 0 is done there.
+ * End of the user address space (the module's mw_arch_user_end()): the
+ * tests set it from memwalk_info.pgtable_levels; a snapshot with end 0 is
+ * done there.
  */
 extern uint64_t mw_task_size;
 
 static inline uint64_t mw_task_size_for(unsigned int levels)
 {
+#ifdef __aarch64__
+	/* 4K pages: 48-bit VA with 4 levels, 52-bit with 5 (LPA2). */
+	return 1ULL << (levels == 5 ? 52 : 48);
+#else
 	return (1ULL << (levels == 5 ? 56 : 47)) - MW_PAGE;
+#endif
 }
 
 /* ---- /proc/PID/pagemap ----------------------------------------------------- */
@@ -385,6 +391,13 @@ uint64_t mw_pagemap_expected(const struct mw_vma *v, const struct memwalk_page_r
 
 /* Whether a swap device is on (/proc/swaps lists one). */
 bool mw_swap_on(void);
+
+/*
+ * MADV_PAGEOUT of [@p, @p + @len), until mincore() says no page of it is
+ * resident (up to 3 s: a page under writeback stays in the swap cache).
+ * 0, or -1 with *@why (a call failed, or a page stayed).
+ */
+int mw_page_out(void *p, size_t len, struct mw_why *why);
 
 /*
  * Why the kernel cannot offer memwalk_target's region @name (THP, the
