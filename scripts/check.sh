@@ -130,10 +130,19 @@ for line in $lines; do
 	step "build memwalk.ko for $line (-Werror, sparse C=1, no undefined symbols)" \
 		"$MW_TOP/scripts/build-module.sh" "$line" C=1
 done
+# A line that boots another's build (KBUILT) shares it; the client and the
+# selftests are built once per architecture.
+xbuilt= xarchs=
 for line in $xlines; do
-	step "build memwalk.ko for $line, cross-compiled (-Werror, sparse C=1, no undefined symbols)" \
-		"$MW_TOP/scripts/build-module.sh" "$line" C=1
-	step "build memwalk-client and the selftests for $line, cross-compiled (-Werror)" \
+	b=$(mw_built "$line")
+	case " $xbuilt " in *" $b "*) ;; *)
+		xbuilt="$xbuilt $b"
+		step "build memwalk.ko for $b, cross-compiled (-Werror, sparse C=1, no undefined symbols)" \
+			"$MW_TOP/scripts/build-module.sh" "$b" C=1 ;;
+	esac
+	case " $xarchs " in *" $(mw_karch "$line") "*) continue ;; esac
+	xarchs="$xarchs $(mw_karch "$line")"
+	step "build memwalk-client and the selftests for $(mw_karch "$line"), cross-compiled (-Werror)" \
 		"$MW_TOP/scripts/cross-build.sh" "$line"
 done
 step "build memwalk-client (-Werror)" make -C "$MW_TOP/userspace" TOP="$MW_TOP"
@@ -157,14 +166,29 @@ lane() {
 	fi
 }
 # The cross-built lines' guests: the same suite, with their client and
-# selftests (scripts/cross-build.sh).
+# selftests (scripts/cross-build.sh), after a check of the paging levels
+# (scripts/guest/xline.sh).  An arm64 suite takes some 270 s of guest
+# time.  The second stream runs one after the lane (the lane is some 41
+# minutes, the first stream's x86 suites and exporters some 30), the first
+# stream the others after its x86 suites; without the lane, every other
+# one each.
+xlines_lane= xlines_main=
+for line in $xlines; do
+	if [ -z "$xlines_lane" ] || { [ "$debug" != 1 ] &&
+		[ "$(echo $xlines_lane | wc -w)" -le "$(echo $xlines_main | wc -w)" ]; }; then
+		xlines_lane="$xlines_lane $line"
+	else
+		xlines_main="$xlines_main $line"
+	fi
+done
 xline_suites() {
 	local line
-	for line in $xlines; do
+	for line in "$@"; do
 		say "# VM suite on $line"
-		if [ -f "$MW_OUT/$line/memwalk.ko" ] && [ -x "$MW_OUT/$line/user/userspace/memwalk-client" ]; then
+		if [ -f "$MW_OUT/$(mw_built "$line")/memwalk.ko" ] &&
+			[ -x "$(mw_xuser "$line")/userspace/memwalk-client" ]; then
 			MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(mw_disk_modules "$line")} \
-				vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
+				vm_suite "$line" "$MW_TOP/scripts/guest/xline.sh" selftests
 		else
 			say "not ok - VM suite on $line: no module, client or selftests were built"
 		fi
@@ -172,7 +196,7 @@ xline_suites() {
 }
 second_stream() {
 	[ "$debug" != 1 ] || lane
-	xline_suites
+	xline_suites $xlines_lane
 }
 stream_pid=
 if [ "$debug" = 1 ] || [ -n "$xlines" ]; then
@@ -222,6 +246,7 @@ for line in $lines; do
 		say "not ok - VM suite on $line: no module was built"
 	fi
 done
+xline_suites $xlines_main
 
 # --- the exporter, scraped by the host's Prometheus -------------------------
 # One result line per kernel line (scripts/exporter-test.sh: a 512 MiB guest,
@@ -275,14 +300,58 @@ skipped=$(grep -Ec "$res.*# (SKIP|skip)" "$log")
 passed=$(grep -E "^(\[[^]]*\] )?ok( [0-9]+)? " "$log" | grep -Evc '# (SKIP|skip)')
 failed=$(grep -Ec '^(\[[^]]*\] )?not ok( [0-9]+)? ' "$log")
 # CI shows only the end of this output: name what failed here, each with
-# the last diagnostic line the log has before it.
+# why, as its test said: a kselftest's first failed expectations
+# (file:line: before its result) and the harness's reason (a timeout, a
+# signal), a TAP script's first comment after it.
+# A suite's "exited with status" after its own failures adds nothing.
 if [ "$failed" != 0 ]; then
-	grep -En '^(\[[^]]*\] )?not ok( [0-9]+)? ' "$log" | head -8 |
-	while IFS=: read -r n _; do
-		diag=$(head -n "$((n - 1))" "$log" | grep -E '^(\[[^]]*\] )?#' | tail -n 1)
-		echo "# FAILED: $(sed -n "${n}p" "$log" | cut -c1-200)"
-		[ -z "$diag" ] || echo "#   after: $(echo "$diag" | cut -c1-200)"
-	done
+	awk -v max=8 '
+	function flush(p) {
+		if (!(p in pend))
+			return
+		if (shown++ < max) {
+			print "# FAILED: " substr(pend[p], 1, 200)
+			for (i = 0; i < nwhy[p]; i++)
+				print "#   why: " substr(why[p, i], 1, 480)
+		}
+		delete pend[p]
+	}
+	{
+		match($0, /^(\[[^]]*\] )?/)
+		p = substr($0, 1, RLENGTH)
+		rest = substr($0, RLENGTH + 1)
+	}
+	rest ~ /^(ok|not ok)( [0-9]+)? / {
+		flush(p)
+		if (rest ~ /^not ok/ && !(rest ~ /exited with status/ && nfail[p])) {
+			nfail[p]++
+			pend[p] = $0
+			for (i = 0; i < nblk[p]; i++)
+				why[p, i] = blk[p, i]
+			nwhy[p] = nblk[p]
+		}
+		nblk[p] = 0
+		next
+	}
+	rest ~ /^# [^ ]*\.c:[0-9]+:/ && nblk[p] < 2 {
+		sub(/^# /, "", rest)
+		blk[p, nblk[p]++] = rest
+		next
+	}
+	# What the harness said of its end (a timeout, a signal).
+	rest ~ /^# [^ ]+: Test (terminated|exited|failed|ended)/ {
+		sub(/^# /, "", rest)
+		blk[p, nblk[p]++] = rest
+		next
+	}
+	rest ~ /^#   / && rest !~ /^# +(RUN|OK|FAIL|SKIP|XFAIL) / && (p in pend) && !nwhy[p] {
+		sub(/^# +/, "", rest)
+		why[p, nwhy[p]++] = rest
+	}
+	END {
+		for (p in pend)
+			flush(p)
+	}' "$log"
 fi
 say "# check took $((SECONDS - t_start)) s; log: $log"
 echo "$passed passed, $failed failed, $skipped skipped"
