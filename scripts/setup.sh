@@ -12,7 +12,7 @@ HOST_PKGS="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libsmartcols-
 	libmicrohttpd-dev libjson-c-dev libncurses-dev tmux procps prometheus curl sparse
 	dkms debootstrap mandoc dwarves cpio kmod xz-utils zstd bc flex bison
 	libelf-dev libssl-dev qemu-system-x86 busybox-static python3 perl time valgrind
-	gcc-aarch64-linux-gnu qemu-system-arm gpgv debian-archive-keyring
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gpgv debian-archive-keyring
 	linux-source-6.1 linux-source-$DEBUG_KLINE"
 
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
