@@ -10,16 +10,14 @@
 # an iteration's instructions; the odd ones are the gaps between them.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/profile/build.sh"
 
 line=${1:?usage: profile-ps.sh LINE}
 n=${MW_PROFILE_N:-3}
 work=$MW_OUT/profile
 mkdir -p "$work"
-cc -O2 -shared -fPIC -Wall -Werror -o "$work/tcg-plugin.so" \
-	"$MW_TOP/scripts/profile/tcg-plugin.c"
-"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
+profile_build "$line"
 make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
-make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
 echo "$n" > "$work/profile"
 MW_VM_PLUGIN="$work/tcg-plugin.so,out=$work/ps.tb,mark=0x7e5500000000" \
 MW_VM_FILES="$work/profile" MW_VM_MEM=2048 MW_VM_CPUS=1 \

@@ -10,6 +10,7 @@
 # bench gives the ratios.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/profile/build.sh"
 
 line=${1:?usage: profile.sh LINE REGION MODE [FUNCTION]}
 region=${2:?usage: profile.sh LINE REGION MODE [FUNCTION]}
@@ -19,10 +20,7 @@ n=${MW_PROFILE_N:-20}
 work=$MW_OUT/profile
 mkdir -p "$work"
 
-cc -O2 -shared -fPIC -Wall -Werror -o "$work/tcg-plugin.so" \
-	"$MW_TOP/scripts/profile/tcg-plugin.c"
-"$MW_TOP/scripts/build-module.sh" "$line" >/dev/null
-make -s -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR" >/dev/null 2>&1
+profile_build "$line"
 
 run() {	# run N NAME
 	echo "$region:$mode:$1" > "$work/profile"
