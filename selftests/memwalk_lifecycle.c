@@ -631,12 +631,22 @@ static void kmsg_memwalk(int fd, char *out, size_t len)
 	}
 }
 
-/* Each step of memwalk_init() that can fail, by what it says then. */
-static const char *const init_steps[] = {
-	"cannot allocate the event buffers",
-	"cannot set up the hooks",
-	"cannot register genetlink family",
-	"cannot register /dev/memwalk",
+/*
+ * Each step of memwalk_init() that can fail, by what it says then, and
+ * whether every insmod's run of it allocates.  genl_register_family()
+ * allocates only when its IDR needs a node (family ids are handed out
+ * cyclically: now and then) or the multicast groups' bitmap must grow, so
+ * whether any allocation of it comes up depends on the loads before: not
+ * seeing it fail is said, not failed (a run saw none in 276 allocations).
+ */
+static const struct {
+	const char *says;
+	bool always_allocates;
+} init_steps[] = {
+	{ "cannot allocate the event buffers", true },
+	{ "cannot set up the hooks", true },
+	{ "cannot register genetlink family", false },
+	{ "cannot register /dev/memwalk", true },
 };
 
 /*
@@ -692,7 +702,7 @@ TEST_F_TIMEOUT(lifecycle, init_failure_unwinds, 3000)
 
 		if (ret) {
 			for (i = 0; i < ARRAY_SIZE(init_steps); i++)
-				steps[i] += strstr(msgs, init_steps[i]) != NULL;
+				steps[i] += strstr(msgs, init_steps[i].says) != NULL;
 			failed++;
 			if (mw_logcap_take(&lc))
 				TH_LOG("allocation %d failed: insmod %s;%s", n, strerror(err), msgs);
@@ -723,11 +733,13 @@ TEST_F_TIMEOUT(lifecycle, init_failure_unwinds, 3000)
 	if (!bad)
 		EXPECT_TRUE(done) TH_LOG("more than %d allocations (MEMWALK_FAILNTH_MAX)", max);
 	for (i = 0; i < ARRAY_SIZE(init_steps); i++) {
-		const char *step = init_steps[i];
+		const char *step = init_steps[i].says;
 
 		if (!bad && !steps[i])
-			TH_LOG("no insmod failed with \"%s\"", step);
-		EXPECT_TRUE(bad || steps[i]);
+			TH_LOG("no insmod failed with \"%s\"%s", step,
+			       init_steps[i].always_allocates ? "" :
+			       " (it allocated nothing this time)");
+		EXPECT_TRUE(bad || steps[i] || !init_steps[i].always_allocates);
 	}
 }
 
