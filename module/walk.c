@@ -373,10 +373,16 @@ again:
 	return ret;
 }
 
-static int walk_pmd_range(struct memwalk_walk *w, pud_t pudv,
+/*
+ * The next table from the entry's value read once (@pudv), as GUP-fast
+ * does: on an architecture that folds a level at boot (arm64 with LPA2,
+ * s390) the folded table is found from the entry's own address (@pud),
+ * never from the address of the copy.
+ */
+static int walk_pmd_range(struct memwalk_walk *w, pud_t *pud, pud_t pudv,
 			  unsigned long addr, unsigned long end)
 {
-	pmd_t *pmd = pmd_offset(&pudv, addr);
+	pmd_t *pmd = pmd_offset_lockless(pud, pudv, addr);
 	unsigned long next;
 	int ret;
 
@@ -425,10 +431,11 @@ static int walk_pud_leaf(struct memwalk_walk *w, pud_t *pud,
 	return ret;
 }
 
-static int walk_pud_range(struct memwalk_walk *w, p4d_t p4dv,
+/* As walk_pmd_range(): the table from the value, a folded one from @p4d. */
+static int walk_pud_range(struct memwalk_walk *w, p4d_t *p4d, p4d_t p4dv,
 			  unsigned long addr, unsigned long end)
 {
-	pud_t *pud = pud_offset(&p4dv, addr);
+	pud_t *pud = pud_offset_lockless(p4d, p4dv, addr);
 	struct memwalk_entry e;
 	unsigned long next;
 	pud_t pudv;
@@ -472,7 +479,7 @@ again:
 			   pud_val(pudv), addr, next, PUD_SIZE);
 		ret = call_entry(w, w->ops->table, &e);
 		if (!ret)
-			ret = walk_pmd_range(w, pudv, addr, next);
+			ret = walk_pmd_range(w, pud, pudv, addr, next);
 		if (ret)
 			return ret;
 step:
@@ -519,7 +526,7 @@ static int walk_p4d_range(struct memwalk_walk *w, pgd_t *pgd,
 			   P4D_SIZE);
 		ret = call_entry(w, w->ops->table, &e);
 		if (!ret)
-			ret = walk_pud_range(w, p4dv, addr, next);
+			ret = walk_pud_range(w, p4d, p4dv, addr, next);
 		if (ret)
 			return ret;
 step:
