@@ -116,14 +116,16 @@ bool memwalk_should_pause(struct memwalk_walk *w)
 	if (mw_resched_wanted() || mmap_lock_is_contended(w->mm))
 		return true;
 	/*
-	 * Room for one more step, as long as the longest of this walk (at
-	 * most a quarter of the budget, lest one step slowed by interrupts
-	 * cut every later hold short): the budget is kept, not overrun by
-	 * the last step.
+	 * Room for one more step, as long as the longest recent one: the
+	 * budget is kept, not overrun by the last step.  The estimate is
+	 * capped at a quarter of the budget and loses an eighth at each
+	 * look, so a step slowed by an interrupt shortens the next few
+	 * holds, not every later one of the walk.
 	 */
 	now = ktime_get_ns();
 	step = min(now - w->check_ns, HOLD_BUDGET_NS / 4);
 	w->check_ns = now;
+	w->step_ns -= w->step_ns >> 3;
 	if (step > w->step_ns)
 		w->step_ns = step;
 	return now - w->hold_start_ns + w->step_ns > HOLD_BUDGET_NS;
