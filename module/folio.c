@@ -241,6 +241,13 @@ static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
 		f->order = 0;
 		f->lru_gen = -1;
 		f->kpf = kpageflags_word(folio) & MEMWALK_SMAPS_KPF;
+		/*
+		 * smaps_account() counts a folio young for idle-page
+		 * tracking or DAMON (which cleared its PTEs' accessed
+		 * bits) as referenced.
+		 */
+		if (folio_test_young(folio))
+			f->kpf |= KPF(REFERENCED);
 		return;
 	}
 	f->refcount = max(folio_ref_count(folio), 0);

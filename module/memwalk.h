@@ -220,6 +220,17 @@ struct memwalk_small_memo {
 	struct memwalk_folio_fields f;
 };
 
+/*
+ * The flags-word bit folio_test_young() reads (smaps counts a young folio
+ * as referenced), for a decoder's key_ignore; 32-bit kernels keep it in
+ * page_ext.
+ */
+#if defined(CONFIG_PAGE_IDLE_FLAG) && defined(CONFIG_64BIT)
+#define MW_PG_YOUNG_MASK	BIT(PG_young)
+#else
+#define MW_PG_YOUNG_MASK	0UL
+#endif
+
 struct memwalk_decoder {
 	struct vm_area_struct *vma;
 	bool folio;		/* fill the folio fields (MEMWALK_SNAP_FOLIO) */

@@ -395,7 +395,7 @@ long memwalk_ioctl_summary(const struct memwalk_access *acc,
 	s->dw.dec.folio = true;
 	s->dw.dec.smaps = true;
 	s->dw.dec.key_ignore = ~(BIT(PG_dirty) | BIT(PG_referenced) |
-				 BIT(PG_swapbacked));
+				 BIT(PG_swapbacked) | MW_PG_YOUNG_MASK);
 	s->dw.dec.hide_pfn = true;
 	s->dw.sink.slots = U64_MAX;
 	s->dw.sink.fold = sum_fold;
