@@ -484,6 +484,8 @@ TEST_F(summary, reply_names_the_target)
 
 #define KDAMOND		"/sys/kernel/mm/damon/admin/kdamonds/0"
 #define DAMON_CTX	KDAMOND "/contexts/0"
+/* DAMON_STAT (7.2 starts it at boot): sysfs kdamonds start exclusively. */
+#define DAMON_STAT	"/sys/module/damon_stat/parameters/enabled"
 
 /* Write @val to DAMON's sysfs file @path; on failure say which in @why. */
 static bool damon_set(const char *path, const char *val, struct mw_why *why)
@@ -504,11 +506,13 @@ static bool damon_set(const char *path, const char *val, struct mw_why *why)
  */
 static bool damon_run(pid_t pid, unsigned int ms, struct mw_why *why)
 {
-	char spid[16];
+	char spid[16], stat[8] = "";
+	bool stat_on = !mw_read_file(DAMON_STAT, stat, sizeof(stat)) && stat[0] == 'Y';
 	bool ok;
 
 	snprintf(spid, sizeof(spid), "%d", pid);
-	ok = damon_set("/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "1", why) &&
+	ok = (!stat_on || damon_set(DAMON_STAT, "N", why)) &&
+	     damon_set("/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "1", why) &&
 	     damon_set(KDAMOND "/contexts/nr_contexts", "1", why) &&
 	     damon_set(DAMON_CTX "/operations", "vaddr", why) &&
 	     damon_set(DAMON_CTX "/targets/nr_targets", "1", why) &&
@@ -518,6 +522,8 @@ static bool damon_run(pid_t pid, unsigned int ms, struct mw_why *why)
 		usleep(ms * 1000);
 	mw_write_file(KDAMOND "/state", "off");
 	mw_write_file("/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "0");
+	if (stat_on)
+		mw_write_file(DAMON_STAT, "Y");
 	return ok;
 }
 
