@@ -29,7 +29,8 @@
 # client's libraries from the sysroot make setup made; kernel messages on
 # ttyAMA0, results on a virtio console (hvc0).  The paging levels the line
 # must run (KLEVELS in scripts/versions) go to /etc/memwalk/levels for the
-# guest script to check (scripts/guest/xline.sh).
+# guest script to check (scripts/guest/xline.sh), the tests it runs
+# (KTESTS) to /etc/memwalk/tests (scripts/guest/selftests.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -164,6 +165,8 @@ if [ -n "${MW_VM_HOSTFWD:-}" ]; then
 fi
 lv=$(mw_var KLEVELS "$line")
 [ -z "$lv" ] || echo "$lv" > "$r/etc/memwalk/levels"
+kt=$(mw_var KTESTS "$line")
+[ -z "$kt" ] || echo "$kt" > "$r/etc/memwalk/tests"
 [ -n "${MW_VM_FILES:-}" ] && for f in $MW_VM_FILES; do cp -a "$f" "$r/etc/memwalk/"; done
 
 (cd "$r" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"

@@ -4,6 +4,16 @@
 export MEMWALK_KO=/lib/memwalk/memwalk.ko
 . /etc/memwalk/zram.sh || exit 1
 cd /selftests || exit 1
+# A line that boots another's kernel and build on another CPU (KTESTS=walk
+# in scripts/versions) runs only what walks page tables.
+walk_only=
+if [ "$(cat /etc/memwalk/tests 2>/dev/null)" = walk ]; then
+	walk_only=1
+	echo "# only the suites that walk page tables (KTESTS=walk): the others run this kernel and build on the line it boots:" \
+		memwalk_lifecycle memwalk_dev memwalk_events memwalk_fuzz memwalk_stress \
+		memwalk_client memwalk_client_diff memwalk_client_pages memwalk_client_ps \
+		memwalk_client_watch memwalk_labs
+fi
 
 # run_suite BINARY [NOTE]: one selftest binary, with how long it took (the
 # guest's clock: what the check's time is made of), and each of its tests
@@ -37,7 +47,7 @@ time_tests() {
 	done
 }
 
-run_suite memwalk_lifecycle
+[ -n "$walk_only" ] || run_suite memwalk_lifecycle
 
 if insmod "$MEMWALK_KO"; then
 	echo "ok - insmod memwalk.ko"
@@ -46,10 +56,12 @@ else
 fi
 # Fuzzer and stress last: they leave nothing behind but must not break the
 # module for what follows (bounded: MEMWALK_FUZZ_SECONDS per surface,
-# MEMWALK_STRESS_SECONDS per stress test).
-export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-8}
-export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-10}
-for t in memwalk_dev memwalk_events memwalk_fuzz memwalk_stress; do
+# MEMWALK_STRESS_SECONDS per stress test).  They run on every line of a
+# check, seeded anew and the seed printed: seven release guests and the
+# lane's (which runs them longest) add up to some 3 minutes of stress.
+export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-5}
+export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-6}
+[ -n "$walk_only" ] || for t in memwalk_dev memwalk_events memwalk_fuzz memwalk_stress; do
 	run_suite "$t"
 done
 # The snapshot tests compare memwalk with pagemap, kpageflags and smaps on a
@@ -95,6 +107,8 @@ snap_suites="$snap_suites memwalk_phys"
 lab_client_suites=memwalk_labs
 if [ -n "${MEMWALK_SUITE_MODULE_ONLY:-}" ]; then
 	echo "# client suites not run here (MEMWALK_SUITE_MODULE_ONLY):" $client_suites
+fi
+if [ -n "${MEMWALK_SUITE_MODULE_ONLY:-}" ] || [ -n "$walk_only" ]; then
 	client_suites=
 	lab_client_suites=
 fi
