@@ -36,7 +36,7 @@ rm -rf "$src" && mkdir -p "$src"
 msrc=${MW_SRC:-$MW_TOP}
 cp -a "$msrc/Kbuild" "$msrc/module" "$msrc/uapi" "$src/"
 log "memwalk.ko for $line ($krel)"
-run modules "$@" 2>&1 | tee "$out/build.log"
+run modules -j"$(nproc)" "$@" 2>&1 | tee "$out/build.log"
 [ "${PIPESTATUS[0]}" = 0 ] || die "module build failed for $line, see $out/build.log"
 # Any warning is an error; modpost's "undefined!" is the one -Werror misses.
 if grep -E 'warning:|undefined!|error:' "$out/build.log" >/dev/null; then

@@ -27,8 +27,8 @@ libs="$libs -Wl,-rpath-link,$root/lib/$triplet -Wl,-rpath-link,$root/usr/lib/$tr
 cross=(CC="$triplet-gcc" PKG_CONFIG="$pc" CFLAGS="-O2 -I$root/usr/include" LDFLAGS="$libs")
 
 log "memwalk-client for $line"
-make -C "$out/userspace" TOP="$out" "${cross[@]}"
+make -j"$(nproc)" -C "$out/userspace" TOP="$out" "${cross[@]}"
 log "selftests for $line"
-make -C "$out/selftests" TOP="$out" KSFT_DIR="$KSFT_DIR" "${cross[@]}"
+make -j"$(nproc)" -C "$out/selftests" TOP="$out" KSFT_DIR="$KSFT_DIR" "${cross[@]}"
 file "$out/userspace/memwalk-client" | grep -q 'ARM aarch64' ||
 	die "$out/userspace/memwalk-client is not an arm64 program"
