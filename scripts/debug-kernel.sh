@@ -4,8 +4,6 @@
 # Debian's linux-source of DEBUG_KLINE: x86_64_defconfig + kvm_guest.config
 # + scripts/debug/memwalk-debug.config.  Cached under ~/.cache/memwalk and
 # rebuilt only when the source package or the config fragment changes.
-#   debug-kernel.sh --current  only say (exit status) whether the cache is
-#                              current, building nothing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,10 +13,9 @@ frag=$MW_TOP/scripts/debug/memwalk-debug.config
 dir=$(mw_debug_dir)
 key=$( (stat -c '%s %Y' "$tar"; cat "$frag") | md5sum | cut -c1-16)
 if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$key" ]; then
-	[ "${1:-}" = --current ] || log "debug kernel is current ($dir)"
+	log "debug kernel is current ($dir)"
 	exit 0
 fi
-[ "${1:-}" != --current ] || exit 1
 
 log "building the debug kernel from $(basename "$tar") (about 20 min on 2 cores)"
 rm -rf "$dir" && mkdir -p "$dir"
