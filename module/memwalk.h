@@ -144,7 +144,7 @@ struct memwalk_walk_ops {
  * @total_lock_ns: all mmap_lock holds together
  * @hold_start_ns: internal: when the current hold began
  * @check_ns: internal: when memwalk_should_pause() last looked
- * @step_ns: internal: the longest recent time between two looks (decays)
+ * @step_ns: internal: the longest time between two looks (halved each hold)
  * @lock_seq: internal: see struct memwalk_entry
  * @huge_size: internal: hugetlb page size of @vma, or 0
  */

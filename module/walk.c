@@ -116,16 +116,15 @@ bool memwalk_should_pause(struct memwalk_walk *w)
 	if (mw_resched_wanted() || mmap_lock_is_contended(w->mm))
 		return true;
 	/*
-	 * Room for one more step, as long as the longest recent one: the
-	 * budget is kept, not overrun by the last step.  The estimate is
-	 * capped at a quarter of the budget and loses an eighth at each
-	 * look, so a step slowed by an interrupt shortens the next few
-	 * holds, not every later one of the walk.
+	 * Room for one more step, as long as the longest of this hold and
+	 * (fading) of those before: the budget is kept, not overrun by the
+	 * last step.  The estimate is capped at a quarter of the budget and
+	 * loses a half at each new hold (memwalk_walk_mm()), so a step slowed
+	 * by an interrupt shortens the next few holds, not every later one.
 	 */
 	now = ktime_get_ns();
 	step = min(now - w->check_ns, HOLD_BUDGET_NS / 4);
 	w->check_ns = now;
-	w->step_ns -= w->step_ns >> 3;
 	if (step > w->step_ns)
 		w->step_ns = step;
 	return now - w->hold_start_ns + w->step_ns > HOLD_BUDGET_NS;
@@ -705,6 +704,7 @@ int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 			return -EINTR;
 		w->hold_start_ns = ktime_get_ns();
 		w->check_ns = w->hold_start_ns;
+		w->step_ns >>= 1;	/* see memwalk_should_pause() */
 		ret = walk_vmas(w, addr, end);
 		account_hold(w);
 		mmap_read_unlock(w->mm);
