@@ -377,6 +377,9 @@ void memwalk_nonpresent_fields(struct memwalk_decoder *d, struct page *page,
 	run->refcount = max(folio_ref_count(folio), 0);
 	if (d->smaps) {
 		run->folio_flags &= MEMWALK_SMAPS_KPF;
+		/* smaps_account() asks folio_test_young() here too. */
+		if (folio_test_young(folio))
+			run->folio_flags |= KPF(REFERENCED);
 		run->refcount = min_t(u32, run->refcount, 2);
 		return;
 	}
