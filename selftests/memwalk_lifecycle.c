@@ -656,8 +656,8 @@ static const struct {
  * fails with the injected ENOMEM and leaves nothing (module, device,
  * debugfs directory, family, the events workqueue's rescuer thread), or
  * loads a module that answers GET_STATUS and unloads.  Every step of the
- * init that can fail must have failed.  kmemleak after the suite
- * (reliability lane) judges what was freed.
+ * init that always allocates must have failed (init_steps).  kmemleak
+ * after the suite (reliability lane) judges what was freed.
  */
 TEST_F_TIMEOUT(lifecycle, init_failure_unwinds, 3000)
 {
@@ -738,7 +738,7 @@ TEST_F_TIMEOUT(lifecycle, init_failure_unwinds, 3000)
 		if (!bad && !steps[i])
 			TH_LOG("no insmod failed with \"%s\"%s", step,
 			       init_steps[i].always_allocates ? "" :
-			       " (it allocated nothing this time)");
+			       " (none of its allocations came up this time)");
 		EXPECT_TRUE(bad || steps[i] || !init_steps[i].always_allocates);
 	}
 }

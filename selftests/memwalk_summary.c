@@ -477,9 +477,6 @@ TEST_F(summary, reply_names_the_target)
 	EXPECT_LT(10, req.nr_recs);
 }
 
-/* ---- bad input: one error each, with its errno ------------------------------ */
-
-/* The call with @req's fields on the target, or on @pid if nonzero: its errno. */
 /* ---- DAMON: young folios are referenced ---------------------------------- */
 
 #define KDAMOND		"/sys/kernel/mm/damon/admin/kdamonds/0"
@@ -581,10 +578,10 @@ static size_t idle_pages(pid_t pid, const struct mw_region *reg)
 TEST_F(summary, young_folios_are_referenced)
 {
 	const struct mw_region *reg = MW_REGION(&self->t, "anon_touched");
-	struct smaps_vma *roll;
+	struct smaps_vma *roll, *sm;
 	uint64_t referenced = 0;
 	struct mw_why why;
-	size_t nr, nroll, i, idle = 0;
+	size_t nr, nroll, nsm, i, idle = 0;
 	int round;
 
 	if (!access("/sys/kernel/mm/page_idle/bitmap", F_OK)) {
@@ -605,6 +602,18 @@ TEST_F(summary, young_folios_are_referenced)
 				  round ? "DAMON" : "page_idle/bitmap");
 	TH_LOG("%s made %zu pages of anon_touched young and idle",
 	       round ? "DAMON" : "page_idle/bitmap", idle);
+	/*
+	 * The pages made idle had young PTEs (touched, then still): their
+	 * folios are young now behind old PTEs, and smaps counts them.
+	 */
+	ASSERT_EQ(0, smaps_parse(self->t.pid, "smaps", &sm, &nsm));
+	for (i = 0; i < nsm; i++)
+		if (sm[i].start <= reg->start && reg->start < sm[i].end)
+			break;
+	ASSERT_LT(i, nsm);
+	EXPECT_LE(idle * (MW_PAGE >> 10), (uint64_t)smaps_get(&sm[i], "Referenced"))
+		TH_LOG("smaps counts fewer of anon_touched's VMA referenced than were made young");
+	free(sm);
 	read_still(_metadata, self->fd, self->t.pid, "smaps_rollup", NR_RECS,
 		   self->recs, &nr, &roll, &nroll);
 	ASSERT_EQ(1, nroll);
@@ -614,6 +623,9 @@ TEST_F(summary, young_folios_are_referenced)
 	free(roll);
 }
 
+/* ---- bad input: one error each, with its errno ------------------------------ */
+
+/* The call with @req's fields on the target, or on @pid if nonzero: its errno. */
 static int sum_with(FIXTURE_DATA(summary) *self, struct memwalk_summary req, pid_t pid)
 {
 	req.pid = pid ? pid : self->t.pid;
