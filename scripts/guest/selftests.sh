@@ -10,7 +10,7 @@ walk_only=
 if [ "$(cat /etc/memwalk/tests 2>/dev/null)" = walk ]; then
 	walk_only=1
 	echo "# only the suites that walk page tables (KTESTS=walk): the others run this kernel and build on the line it boots:" \
-		memwalk_lifecycle memwalk_dev memwalk_events memwalk_fuzz memwalk_stress \
+		memwalk_lifecycle memwalk_events memwalk_fuzz memwalk_stress \
 		memwalk_client memwalk_client_diff memwalk_client_pages memwalk_client_ps \
 		memwalk_client_watch memwalk_labs
 fi
@@ -57,11 +57,15 @@ fi
 # Fuzzer and stress last: they leave nothing behind but must not break the
 # module for what follows (bounded: MEMWALK_FUZZ_SECONDS per surface,
 # MEMWALK_STRESS_SECONDS per stress test).  They run on every line of a
-# check, seeded anew and the seed printed: seven release guests and the
-# lane's (which runs them longest) add up to some 3 minutes of stress.
+# check but the walk-only one, seeded anew and the seed printed: seven
+# release guests and the lane's (which runs them longest) add up to some
+# 3 minutes of stress.
 export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-5}
 export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-6}
-[ -n "$walk_only" ] || for t in memwalk_dev memwalk_events memwalk_fuzz memwalk_stress; do
+# memwalk_dev too where only walks run: it checks the module's paging
+# levels against what user space can map.
+run_suite memwalk_dev
+[ -n "$walk_only" ] || for t in memwalk_events memwalk_fuzz memwalk_stress; do
 	run_suite "$t"
 done
 # The snapshot tests compare memwalk with pagemap, kpageflags and smaps on a
