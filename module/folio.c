@@ -224,6 +224,20 @@ static u32 folio_run_flags(struct folio *folio)
 }
 
 /*
+ * The kpageflags bits smaps counts with; a folio young for idle-page
+ * tracking or DAMON (which cleared its PTEs' accessed bits) is referenced,
+ * as smaps_account() counts it, present or behind a migration entry.
+ */
+static u32 smaps_kpf(struct folio *folio)
+{
+	u32 kpf = kpageflags_word(folio) & MEMWALK_SMAPS_KPF;
+
+	if (folio_test_young(folio))
+		kpf |= KPF(REFERENCED);
+	return kpf;
+}
+
+/*
  * Fill @f from @folio: the same for every page of the folio, so read
  * once per folio and lock hold.
  */
@@ -240,14 +254,7 @@ static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
 		f->nid = 0;
 		f->order = 0;
 		f->lru_gen = -1;
-		f->kpf = kpageflags_word(folio) & MEMWALK_SMAPS_KPF;
-		/*
-		 * smaps_account() counts a folio young for idle-page
-		 * tracking or DAMON (which cleared its PTEs' accessed
-		 * bits) as referenced.
-		 */
-		if (folio_test_young(folio))
-			f->kpf |= KPF(REFERENCED);
+		f->kpf = smaps_kpf(folio);
 		return;
 	}
 	f->refcount = max(folio_ref_count(folio), 0);
@@ -373,15 +380,12 @@ void memwalk_nonpresent_fields(struct memwalk_decoder *d, struct page *page,
 	run->flags |= folio_run_flags(folio);
 	if (!d->folio)
 		return;
-	run->folio_flags = kpageflags_word(folio);
 	run->refcount = max(folio_ref_count(folio), 0);
 	if (d->smaps) {
-		run->folio_flags &= MEMWALK_SMAPS_KPF;
-		/* smaps_account() asks folio_test_young() here too. */
-		if (folio_test_young(folio))
-			run->folio_flags |= KPF(REFERENCED);
+		run->folio_flags = smaps_kpf(folio);
 		run->refcount = min_t(u32, run->refcount, 2);
 		return;
 	}
+	run->folio_flags = kpageflags_word(folio);
 	run->nid = folio_nid(folio);
 }
