@@ -537,15 +537,27 @@ static bool page_idle_mark(pid_t pid, const struct mw_region *reg, struct mw_why
 	int fd = open("/sys/kernel/mm/page_idle/bitmap", O_WRONLY | O_CLOEXEC);
 	bool ok = pm && fd >= 0 && !mw_pagemap_read(pid, reg->start, nr, pm);
 
+	if (!ok)
+		mw_why_set(why, "page_idle/bitmap of %s: %s", reg->name,
+			   fd < 0 ? strerror(errno) : "cannot read pagemap");
 	for (i = 0; ok && i < nr; i++) {
 		uint64_t pfn = pm[i] & PM_PFN_MASK, word = 1ULL << (pfn % 64);
+		ssize_t done;
 
-		if ((pm[i] & PM_PRESENT) &&
-		    pwrite(fd, &word, sizeof(word), pfn / 64 * sizeof(word)) != sizeof(word))
+		if (!(pm[i] & PM_PRESENT))
+			continue;
+		/*
+		 * The chunk that holds max_pfn is written but counted as 0
+		 * bytes (page_idle_bitmap_write() moves on only at a chunk's
+		 * last bit); idle_pages() checks what the writes did.
+		 */
+		done = pwrite(fd, &word, sizeof(word), pfn / 64 * sizeof(word));
+		if (done < 0) {
+			mw_why_set(why, "page_idle/bitmap of %s, pfn %#llx: %s", reg->name,
+				   (unsigned long long)pfn, strerror(errno));
 			ok = false;
+		}
 	}
-	if (!ok)
-		mw_why_set(why, "page_idle/bitmap of %s: %s", reg->name, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	free(pm);
