@@ -228,13 +228,19 @@ test_filters() {
 import json, sys
 assert json.load(open(sys.argv[1]))["processes"] == []' "$tmp/out" ||
 		fail "-P matching nothing: not an empty table" || return 1
-	sleep 1000 &
+	# A command line of this run's own (another run's sleeper is not
+	# ours), matched once the child has exec'd it.
+	sleep "1000.$$" &
 	sleeper=$!
-	fake "$FAKE_CLIENT" ps -n -o pid -P '^sleep 1000$'
+	for _ in $(seq 100); do
+		tr '\0' ' ' <"/proc/$sleeper/cmdline" | grep -qx "sleep 1000.$$ " && break
+		sleep 0.05
+	done
+	fake "$FAKE_CLIENT" ps -n -o pid -P "^sleep 1000\\.$$\$"
 	kill "$sleeper"
 	wait "$sleeper" 2>/dev/null
 	expect_rc 0 && [ "$(tr -d ' ' <"$tmp/out")" = "$sleeper" ] ||
-		fail "-P '^sleep 1000\$': not the sleeper ($sleeper) alone" || return 1
+		fail "-P '^sleep 1000\\.$$\$': not the sleeper ($sleeper) alone" || return 1
 	sleeper=
 	fake "$FAKE_CLIENT" ps -n -o user -u "$(id -u)" $$
 	expect_rc 0 && [ "$(tr -d ' ' <"$tmp/out")" = "$(id -un)" ] || fail "-u UID" || return 1
