@@ -302,6 +302,10 @@ fi
 # The cross-built lines the second stream has not taken, then its lines.
 xline_suites
 stream_join
+# A line taken off the queue by a stream that died before its guest ran.
+for line in $xlines; do
+	grep -Fq -e "[$line] " -e "VM suite on $line: " "$log" || say "not ok - VM suite on $line: taken off the queue, never run"
+done
 
 # --- summary -------------------------------------------------------------
 res='^(\[[^]]*\] )?(ok|not ok)( [0-9]+)? '
