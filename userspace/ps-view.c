@@ -130,14 +130,34 @@ void mw_ps_view_help(FILE *out)
 	}
 }
 
+/*
+ * The name of @uid, or the number.  getpwuid() reads /etc/passwd anew at
+ * each call (some 8000 instructions and four system calls a line of ps),
+ * and most lines share a few users: each uid is looked up once.
+ */
 static const char *user_name(uint32_t uid, char *buf, size_t len)
 {
-	const struct passwd *pw = getpwuid(uid);
+	static struct {
+		uint32_t uid;
+		char name[64];
+	} seen[32];
+	static size_t nr_seen;
+	const struct passwd *pw;
+	const char *name;
+	size_t i;
 
-	if (pw)
-		return pw->pw_name;
-	snprintf(buf, len, "%u", uid);
-	return buf;
+	for (i = 0; i < nr_seen; i++)
+		if (seen[i].uid == uid)
+			return seen[i].name;
+	pw = getpwuid(uid);
+	if (!pw)
+		snprintf(buf, len, "%u", uid);
+	name = pw ? pw->pw_name : buf;
+	if (nr_seen == sizeof(seen) / sizeof(seen[0]) || strlen(name) >= sizeof(seen[0].name))
+		return name;
+	seen[nr_seen].uid = uid;
+	strcpy(seen[nr_seen].name, name);
+	return seen[nr_seen++].name;
 }
 
 /* The size column @id of @u, and whether it needs the folio state. */
