@@ -205,7 +205,10 @@ static bool folio_partial(struct memwalk_decoder *d,
 	return partial;
 }
 
-/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY: @folio's flags, as smaps reads them. */
+/*
+ * MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY/FOLIO_YOUNG: @folio's flags, as
+ * smaps reads them.
+ */
 static u32 folio_run_flags(struct folio *folio)
 {
 	u32 f;
@@ -220,6 +223,8 @@ static u32 folio_run_flags(struct folio *folio)
 	}
 	if (folio_test_dirty(folio))
 		f |= MEMWALK_RUN_FOLIO_DIRTY;
+	if (folio_test_young(folio))
+		f |= MEMWALK_RUN_FOLIO_YOUNG;
 	return f;
 }
 

@@ -182,7 +182,7 @@ int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 
 /* What a folio gives every page of it in a run. */
 struct memwalk_folio_fields {
-	u32 flags;		/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY */
+	u32 flags;		/* MEMWALK_RUN_ANON/FILE/SHMEM/FOLIO_DIRTY/YOUNG */
 	/* With MEMWALK_SNAP_FOLIO only */
 	u32 kpf;		/* kpageflags() but KPF_HWPOISON */
 	u32 refcount;

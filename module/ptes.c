@@ -24,7 +24,7 @@
 /* Run flags that come from the page, not from the entry. */
 #define PAGE_RUN_FLAGS	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | \
 			 MEMWALK_RUN_SHMEM | MEMWALK_RUN_FOLIO_DIRTY | \
-			 MEMWALK_RUN_EXCLUSIVE)
+			 MEMWALK_RUN_FOLIO_YOUNG | MEMWALK_RUN_EXCLUSIVE)
 
 /* @run: the open run's fields for the one page @pfn at @addr, unlisted. */
 static __always_inline void run_like_open(const struct memwalk_decoder *d,

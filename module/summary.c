@@ -14,9 +14,8 @@
  *
  * The counting rules are smaps' (fs/proc/task_mmu.c), applied per run,
  * the same as the client's for a snapshot (userspace/lib/summary.c), so a
- * summary and a snapshot of a still process count alike, but for
- * Referenced: a snapshot's folio flags do not carry PG_young, which smaps
- * (and the summary) count as referenced (idle-page tracking, DAMON):
+ * summary and a snapshot of a still process count alike (a young folio is
+ * referenced: MEMWALK_RUN_FOLIO_YOUNG in a snapshot):
  *  - Swap: swap entries, and shmem pages in swap where no entry is.
  *  - Pages with a struct page smaps would count (present but the zero
  *    page and special entries; migration, device, hwpoison entries) are

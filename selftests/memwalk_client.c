@@ -21,6 +21,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_idle.h"
 #include "memwalk_snapshot_lib.h"
 #include "memwalk_util.h"
 
@@ -56,7 +57,8 @@ FIXTURE_TEARDOWN(client)
  * the three PmdMapped, the two Hugetlb, Referenced), its mode and mapping
  * equal to maps ("[ anon ]" for a VMA without a name).
  */
-TEST_F(client, client_columns_equal_smaps)
+static void columns_equal_smaps(struct __test_metadata *_metadata,
+				FIXTURE_DATA(client) *self)
 {
 	char pidstr[16];
 	const char *argv[] = { mw_client_path(), pidstr, "-o",
@@ -109,6 +111,26 @@ TEST_F(client, client_columns_equal_smaps)
 	free(out);
 	free(err);
 	free(sm);
+}
+
+TEST_F(client, client_columns_equal_smaps)
+{
+	columns_equal_smaps(_metadata, self);
+}
+
+/*
+ * The same after anon_touched's pages were made idle (idle-page tracking,
+ * or DAMON, which 7.2 runs from boot as DAMON_STAT): their accessed bits
+ * cleared and their folios young, which smaps counts as referenced and the
+ * client learns from MEMWALK_RUN_FOLIO_YOUNG.  Touched once and never
+ * again, those pages have no PG_referenced to be counted by instead.
+ */
+TEST_F(client, young_folios_count_as_referenced)
+{
+	size_t idle;
+
+	MW_IDLE_MAKE(self->t.pid, MW_REGION(&self->t, "anon_touched"), idle);
+	columns_equal_smaps(_metadata, self);
 }
 
 /*

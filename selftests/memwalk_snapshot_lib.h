@@ -36,7 +36,7 @@ void mw_why_set(struct mw_why *why, const char *fmt, ...)
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN)
 #define MW_VMA_KNOWN_FLAGS	((MEMWALK_VMA_FILE << 1) - 1)
 #define MW_RUN_KNOWN_FLAGS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
-				 ((MEMWALK_RUN_CONTIGUOUS << 1) - \
+				 ((MEMWALK_RUN_FOLIO_YOUNG << 1) - \
 				  MEMWALK_RUN_WRITE) | MEMWALK_RUN_SWAP_TYPE_MASK)
 /* folio_flags: the kpageflags bits the header names, and memwalk's own. */
 #define MW_KPF_BITS		((1U << MEMWALK_KPF_LOCKED) | \
@@ -68,7 +68,7 @@ void mw_why_set(struct mw_why *why, const char *fmt, ...)
 /* Run flags only a look at the struct page gives (none in entry-only mode). */
 #define MW_RUN_FROM_PAGE	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM | \
 				 MEMWALK_RUN_EXCLUSIVE | MEMWALK_RUN_SPECIAL | \
-				 MEMWALK_RUN_FOLIO_DIRTY)
+				 MEMWALK_RUN_FOLIO_DIRTY | MEMWALK_RUN_FOLIO_YOUNG)
 
 /* /proc/kpageflags bits the header has no number for. */
 #define MW_KPF_COMPOUND_HEAD	15

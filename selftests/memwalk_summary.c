@@ -31,6 +31,7 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_idle.h"
 #include "memwalk_labmode.h"
 #include "memwalk_snapshot_lib.h"
 #include "memwalk_util.h"
@@ -477,108 +478,7 @@ TEST_F(summary, reply_names_the_target)
 	EXPECT_LT(10, req.nr_recs);
 }
 
-/* ---- DAMON: young folios are referenced ---------------------------------- */
-
-#define KDAMOND		"/sys/kernel/mm/damon/admin/kdamonds/0"
-#define DAMON_CTX	KDAMOND "/contexts/0"
-/* DAMON_STAT (7.2 starts it at boot): sysfs kdamonds start exclusively. */
-#define DAMON_STAT	"/sys/module/damon_stat/parameters/enabled"
-
-/* Write @val to DAMON's sysfs file @path; on failure say which in @why. */
-static bool damon_set(const char *path, const char *val, struct mw_why *why)
-{
-	int ret = mw_write_file(path, val);
-
-	if (!ret)
-		return true;
-	mw_why_set(why, "%s < %s: %s", path, val, strerror(-ret));
-	return false;
-}
-
-/*
- * DAMON's virtual-address monitoring of @pid for @ms: each sample clears a
- * page's accessed bit and marks its folio young and idle
- * (damon_ptep_mkold()), as idle-page tracking does.  true, or false with
- * @why.
- */
-static bool damon_run(pid_t pid, unsigned int ms, struct mw_why *why)
-{
-	char spid[16], stat[8] = "";
-	bool stat_on = !mw_read_file(DAMON_STAT, stat, sizeof(stat)) && stat[0] == 'Y';
-	bool ok;
-
-	snprintf(spid, sizeof(spid), "%d", pid);
-	ok = (!stat_on || damon_set(DAMON_STAT, "N", why)) &&
-	     damon_set("/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "1", why) &&
-	     damon_set(KDAMOND "/contexts/nr_contexts", "1", why) &&
-	     damon_set(DAMON_CTX "/operations", "vaddr", why) &&
-	     damon_set(DAMON_CTX "/targets/nr_targets", "1", why) &&
-	     damon_set(DAMON_CTX "/targets/0/pid_target", spid, why) &&
-	     damon_set(KDAMOND "/state", "on", why);
-	if (ok)
-		usleep(ms * 1000);
-	mw_write_file(KDAMOND "/state", "off");
-	mw_write_file("/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "0");
-	if (stat_on)
-		mw_write_file(DAMON_STAT, "Y");
-	return ok;
-}
-
-/*
- * Idle-page tracking, where the kernel has it (the debug kernel; Debian's
- * have DAMON instead): each present page of @reg set idle through
- * /sys/kernel/mm/page_idle/bitmap, which clears its accessed bits and
- * marks a folio whose bit was set young (page_idle_clear_pte_refs_one()).
- */
-static bool page_idle_mark(pid_t pid, const struct mw_region *reg, struct mw_why *why)
-{
-	size_t i, nr = (reg->end - reg->start) / MW_PAGE;
-	uint64_t *pm = calloc(nr, sizeof(*pm));
-	int fd = open("/sys/kernel/mm/page_idle/bitmap", O_WRONLY | O_CLOEXEC);
-	bool ok = pm && fd >= 0 && !mw_pagemap_read(pid, reg->start, nr, pm);
-
-	if (!ok)
-		mw_why_set(why, "page_idle/bitmap of %s: %s", reg->name,
-			   fd < 0 ? strerror(errno) : "cannot read pagemap");
-	for (i = 0; ok && i < nr; i++) {
-		uint64_t pfn = pm[i] & PM_PFN_MASK, word = 1ULL << (pfn % 64);
-		ssize_t done;
-
-		if (!(pm[i] & PM_PRESENT))
-			continue;
-		/*
-		 * The chunk that holds max_pfn is written but counted as 0
-		 * bytes (page_idle_bitmap_write() moves on only at a chunk's
-		 * last bit); idle_pages() checks what the writes did.
-		 */
-		done = pwrite(fd, &word, sizeof(word), pfn / 64 * sizeof(word));
-		if (done < 0) {
-			mw_why_set(why, "page_idle/bitmap of %s, pfn %#llx: %s", reg->name,
-				   (unsigned long long)pfn, strerror(errno));
-			ok = false;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	free(pm);
-	return ok;
-}
-
-/* Pages of @reg in @pid that /proc/kpageflags shows idle (KPF_IDLE). */
-static size_t idle_pages(pid_t pid, const struct mw_region *reg)
-{
-	size_t i, nr = (reg->end - reg->start) / MW_PAGE, idle = 0;
-	uint64_t *pm = calloc(nr, sizeof(*pm)), f;
-
-	if (!pm || mw_pagemap_read(pid, reg->start, nr, pm))
-		nr = 0;
-	for (i = 0; i < nr; i++)
-		if ((pm[i] & PM_PRESENT) && !mw_kpageflags(pm[i] & PM_PFN_MASK, &f) &&
-		    (f >> MEMWALK_KPF_IDLE & 1))
-			idle++;
-	free(pm);
-	return idle;
-}
+/* ---- young folios are referenced ------------------------------------------ */
 
 /*
  * smaps counts a page referenced when its PTE is young, or its folio
@@ -592,28 +492,9 @@ TEST_F(summary, young_folios_are_referenced)
 	const struct mw_region *reg = MW_REGION(&self->t, "anon_touched");
 	struct smaps_vma *roll, *sm;
 	uint64_t referenced = 0;
-	struct mw_why why;
-	size_t nr, nroll, nsm, i, idle = 0;
-	int round;
+	size_t nr, nroll, nsm, i, idle;
 
-	if (!access("/sys/kernel/mm/page_idle/bitmap", F_OK)) {
-		ASSERT_TRUE(page_idle_mark(self->t.pid, reg, &why)) TH_LOG("%s", why.msg);
-		idle = idle_pages(self->t.pid, reg);
-		round = 0;
-	} else if (!access("/sys/kernel/mm/damon/admin", F_OK)) {
-		/* The default intervals: 5 ms samples, regions split every 100 ms. */
-		for (round = 1; round <= 5 && !idle; round++) {
-			ASSERT_TRUE(damon_run(self->t.pid, 1000, &why))
-				TH_LOG("DAMON: %s", why.msg);
-			idle = idle_pages(self->t.pid, reg);
-		}
-	} else {
-		SKIP(return, "kernel without idle-page tracking (CONFIG_IDLE_PAGE_TRACKING) and DAMON's sysfs interface (CONFIG_DAMON_SYSFS)");
-	}
-	ASSERT_LT(0, idle) TH_LOG("%s made no page of anon_touched idle",
-				  round ? "DAMON" : "page_idle/bitmap");
-	TH_LOG("%s made %zu pages of anon_touched young and idle",
-	       round ? "DAMON" : "page_idle/bitmap", idle);
+	MW_IDLE_MAKE(self->t.pid, reg, idle);
 	/*
 	 * The pages made idle had young PTEs (touched, then still): their
 	 * folios are young now behind old PTEs, and smaps counts them.

@@ -54,6 +54,8 @@ struct memwalk_info {
 #define MEMWALK_FEAT_PHYS		(1ULL << 5)	/* MEMWALK_IOC_PHYS */
 /* runs report MEMWALK_RUN_CONTIGUOUS (an architecture with a contiguous bit) */
 #define MEMWALK_FEAT_CONTIGUOUS		(1ULL << 6)
+/* runs report MEMWALK_RUN_FOLIO_YOUNG */
+#define MEMWALK_FEAT_FOLIO_YOUNG	(1ULL << 7)
 
 #define MEMWALK_IOC_INFO	_IOWR(MEMWALK_IOC_MAGIC, 0x00, struct memwalk_info)
 
@@ -255,6 +257,14 @@ struct memwalk_vma {
  * contiguous hugetlb size).  Only with MEMWALK_FEAT_CONTIGUOUS.
  */
 #define MEMWALK_RUN_CONTIGUOUS	(1U << 22)
+/*
+ * The folio is young (folio_test_young()): idle-page tracking or DAMON
+ * cleared the accessed bits of its entries and marked it so, and smaps
+ * counts it as referenced.  Also without MEMWALK_SNAP_FOLIO; only with
+ * MEMWALK_FEAT_FOLIO_YOUNG (a kernel without CONFIG_PAGE_IDLE_FLAG has no
+ * young folio).
+ */
+#define MEMWALK_RUN_FOLIO_YOUNG	(1U << 23)
 #define MEMWALK_RUN_SWAP_TYPE_SHIFT 24		/* bits 24-28: swap type (swapon order) */
 #define MEMWALK_RUN_SWAP_TYPE_MASK (0x1fU << MEMWALK_RUN_SWAP_TYPE_SHIFT)
 

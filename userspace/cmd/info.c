@@ -15,6 +15,7 @@ static const char *const feature_names[64] = {
 	[4] = "vma_summary",	/* MEMWALK_FEAT_VMA_SUMMARY */
 	[5] = "phys",		/* MEMWALK_FEAT_PHYS */
 	[6] = "contiguous",	/* MEMWALK_FEAT_CONTIGUOUS */
+	[7] = "folio_young",	/* MEMWALK_FEAT_FOLIO_YOUNG */
 };
 
 static void print_features(uint64_t features)

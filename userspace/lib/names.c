@@ -35,7 +35,8 @@ BIT_NAMES(mw_run_flag_names,
 	[9] = "soft_dirty", [10] = "uffd_wp", [11] = "nx", [12] = "global",
 	[13] = "zero", [14] = "anon", [15] = "file", [16] = "shmem",
 	[17] = "exclusive", [18] = "special", [19] = "migration_write",
-	[20] = "folio_dirty", [22] = "contiguous", [23] = NULL);
+	[20] = "folio_dirty", [22] = "contiguous", [23] = "folio_young",
+	[24] = NULL);
 
 /* The BITS column of --pages: the entry's hardware and software bits. */
 BIT_NAMES(mw_run_bit_letters,

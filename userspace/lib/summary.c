@@ -164,6 +164,7 @@ static void account(struct mw_smaps_stats *st, const struct mw_snapshot *snap,
 		st->ksm += bytes;
 	st->resident += bytes;
 	if ((present && (r->flags & MEMWALK_RUN_ACCESSED)) ||
+	    (r->flags & MEMWALK_RUN_FOLIO_YOUNG) ||
 	    mw_folio_test(r, MEMWALK_KPF_REFERENCED))
 		st->referenced += bytes;
 
