@@ -96,17 +96,26 @@ static bool runs_same(const struct memwalk_page_run *a,
 	       a->pfn == b->pfn && run_fields_equal(a, b);
 }
 
-/* Whether @got is @claimed but for accessed/dirty bits set since. */
-static bool ad_bits_set_since(const struct memwalk_page_run *claimed,
-			      const struct memwalk_page_run *got)
+/*
+ * Whether @got is @claimed but for what may change under our page-table
+ * lock: accessed/dirty bits set since, and the folio's young flag, which
+ * rmap walkers and DAMON set and clear holding other locks or none (smaps
+ * mode folds it into KPF_REFERENCED).
+ */
+static bool changed_since(const struct memwalk_decoder *d,
+			  const struct memwalk_page_run *claimed,
+			  const struct memwalk_page_run *got)
 {
 	u32 ad = MEMWALK_RUN_ACCESSED | MEMWALK_RUN_DIRTY;
+	u32 young = MEMWALK_RUN_FOLIO_YOUNG;
 	struct memwalk_page_run c = *claimed;
 
-	if ((got->flags ^ claimed->flags) & ~ad ||
+	if ((got->flags ^ claimed->flags) & ~(ad | young) ||
 	    (claimed->flags & ~got->flags & ad))
 		return false;
 	c.flags = got->flags;
+	if (d->smaps)
+		c.folio_flags ^= (c.folio_flags ^ got->folio_flags) & KPF(REFERENCED);
 	return runs_same(&c, got);
 }
 
@@ -128,7 +137,7 @@ static void check_run(struct memwalk_decoder *d, const struct memwalk_entry *e,
 		if (runs_same(&claimed, &got))
 			continue;
 		slow_decode(d, e, addr, &again);
-		if (ad_bits_set_since(&claimed, &got) || !runs_same(&got, &again)) {
+		if (changed_since(d, &claimed, &got) || !runs_same(&got, &again)) {
 			atomic_long_inc(&pages_raced);
 			continue;
 		}

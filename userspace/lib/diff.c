@@ -95,9 +95,15 @@ static const char *const change_keys[MW_NR_CHANGES] = {
 	[MW_CH_OTHER]		= "other",
 };
 
-/* Run flag bits that are no attribute: compared as state, level and slot. */
+/*
+ * Run flag bits that are no attribute: compared as state, level and slot;
+ * and the young flag, which a folio takes when idle-page tracking or DAMON
+ * clears its accessed bits (access_cleared) and loses when they look
+ * again: the accessed bit's shadow, not a change of its own.
+ */
 #define RUN_NOT_ATTRS	(MEMWALK_RUN_STATE_MASK | MEMWALK_RUN_LEVEL_MASK | \
-			 MEMWALK_RUN_SWAP_TYPE_MASK | MEMWALK_RUN_PFN_LIST)
+			 MEMWALK_RUN_SWAP_TYPE_MASK | MEMWALK_RUN_PFN_LIST | \
+			 MEMWALK_RUN_FOLIO_YOUNG)
 /* What only the struct page tells: not in entry-only snapshots. */
 #define RUN_FROM_PAGE	(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE | MEMWALK_RUN_SHMEM | \
 			 MEMWALK_RUN_EXCLUSIVE | MEMWALK_RUN_SPECIAL | \
@@ -331,12 +337,6 @@ static void classify_same_page(struct differ *d, struct seg *g)
 	classify_write(d, g);
 	classify_sharing(d, g);
 	flip_run(d, g, MEMWALK_RUN_ACCESSED, MW_CH_ACCESSED, MW_CH_ACCESS_CLEARED);
-	/*
-	 * A folio turns young when idle-page tracking or DAMON clears the
-	 * accessed bits (access_cleared above), and old when they look again:
-	 * the accessed bit's shadow, not a change of its own.
-	 */
-	g->flags_left &= ~MEMWALK_RUN_FOLIO_YOUNG;
 	flip_run(d, g, MEMWALK_RUN_SOFT_DIRTY, MW_CH_SOFT_DIRTIED,
 		 MW_CH_SOFT_DIRTY_CLEARED);
 	if (d->folios)

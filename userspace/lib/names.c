@@ -46,7 +46,8 @@ BIT_NAMES(mw_run_bit_letters,
 /* The TYPE column of --pages: what is mapped. */
 BIT_NAMES(mw_run_type_names,
 	[13] = "zero", [14] = "anon", [15] = "file", [16] = "shmem",
-	[17] = "excl", [18] = "special", [19] = "mwrite", [20] = "fdirty");
+	[17] = "excl", [18] = "special", [19] = "mwrite", [20] = "fdirty",
+	[23] = "young");
 
 /* Bits 0-26: /proc/kpageflags numbering; 27-31: memwalk's own. */
 BIT_NAMES(mw_folio_flag_names,

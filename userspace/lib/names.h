@@ -17,7 +17,7 @@ struct mw_bit_names {
 };
 
 extern const struct mw_bit_names mw_vma_flag_names;
-extern const struct mw_bit_names mw_run_flag_names;	/* bits 5-19 only */
+extern const struct mw_bit_names mw_run_flag_names;	/* bits 5-23 only */
 extern const struct mw_bit_names mw_run_bit_letters;	/* W U D A SD WP NX G */
 extern const struct mw_bit_names mw_run_type_names;	/* zero anon ... */
 extern const struct mw_bit_names mw_folio_flag_names;

@@ -17,7 +17,7 @@
  *  - Everything below only for pages counted in Rss:
  *    Anonymous for anon folios, LazyFree for clean anon folios that are not
  *    swap-backed (MADV_FREE), KSM for KSM folios, Referenced when the entry
- *    is young or the folio referenced.
+ *    is young or the folio referenced or young (MEMWALK_RUN_FOLIO_YOUNG).
  *  - Dirty when the entry is dirty (present entries only) or the folio is.
  *  - A page is private when its folio's refcount is 1 or its mapcount is
  *    below 2, shared otherwise; non-present entries count whole and as
