@@ -33,24 +33,34 @@ static bool damon_set(const char *path, const char *val, struct mw_why *why)
 }
 
 /*
- * DAMON's virtual-address monitoring of @pid for @ms: each sample clears a
- * page's accessed bit and marks its folio young and idle
- * (damon_ptep_mkold()), as idle-page tracking does.  true, or false with
- * @why.
+ * DAMON's virtual-address monitoring of @reg in @pid for @ms: each sample
+ * clears a page's accessed bit and marks its folio young and idle
+ * (damon_ptep_mkold()), as idle-page tracking does.  @reg is the initial
+ * region, which damon_va_init() keeps, and the regions are not updated
+ * from the mappings (damon_va_update()) before @ms are over: the samples,
+ * one a region every 5 ms, all fall in @reg.  true, or false with @why.
  */
-static bool damon_run(pid_t pid, unsigned int ms, struct mw_why *why)
+static bool damon_run(pid_t pid, const struct mw_region *reg, unsigned int ms,
+		      struct mw_why *why)
 {
-	char spid[16], stat[8] = "";
+	char spid[16], start[24], end[24], update[24], stat[8] = "";
 	bool stat_on = !mw_read_file(DAMON_STAT, stat, sizeof(stat)) && stat[0] == 'Y';
 	bool ok;
 
 	snprintf(spid, sizeof(spid), "%d", pid);
+	snprintf(start, sizeof(start), "%llu", (unsigned long long)reg->start);
+	snprintf(end, sizeof(end), "%llu", (unsigned long long)reg->end);
+	snprintf(update, sizeof(update), "%u", 10 * ms * 1000);
 	ok = (!stat_on || damon_set(DAMON_STAT, "N", why)) &&
 	     damon_set("/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "1", why) &&
 	     damon_set(KDAMOND "/contexts/nr_contexts", "1", why) &&
 	     damon_set(DAMON_CTX "/operations", "vaddr", why) &&
+	     damon_set(DAMON_CTX "/monitoring_attrs/intervals/update_us", update, why) &&
 	     damon_set(DAMON_CTX "/targets/nr_targets", "1", why) &&
 	     damon_set(DAMON_CTX "/targets/0/pid_target", spid, why) &&
+	     damon_set(DAMON_CTX "/targets/0/regions/nr_regions", "1", why) &&
+	     damon_set(DAMON_CTX "/targets/0/regions/0/start", start, why) &&
+	     damon_set(DAMON_CTX "/targets/0/regions/0/end", end, why) &&
 	     damon_set(KDAMOND "/state", "on", why);
 	if (ok)
 		usleep(ms * 1000);
@@ -135,7 +145,7 @@ int mw_idle_make(pid_t pid, const struct mw_region *reg, size_t *idle,
 	*how = "DAMON";
 	/* The default intervals: 5 ms samples, regions split every 100 ms. */
 	for (round = 1; round <= 5 && !*idle; round++) {
-		if (!damon_run(pid, 1000, why))
+		if (!damon_run(pid, reg, 1000, why))
 			return -1;
 		*idle = idle_pages(pid, reg);
 	}
