@@ -14,14 +14,6 @@ set -euo pipefail
 
 line=${1:?usage: profile-ps.sh LINE}
 n=${MW_PROFILE_N:-3}
-work=$MW_OUT/profile
-mkdir -p "$work"
-profile_build "$line"
-make -s -C "$MW_TOP/userspace" TOP="$MW_TOP" >/dev/null
-echo "$n" > "$work/profile"
-MW_VM_PLUGIN="$work/tcg-plugin.so,out=$work/ps.tb,mark=0x7e5500000000" \
-MW_VM_FILES="$work/profile" MW_VM_MEM=2048 MW_VM_CPUS=1 \
-MW_VM_ICOUNT="shift=0,sleep=off" MW_VM_TIMEOUT=1800 \
-	"$MW_TOP/scripts/vm-run.sh" "$line" "$MW_TOP/scripts/guest/profile-ps.sh" profile-ps \
-	> "$work/ps.out" 2>&1 || die "profile guest failed: $work/ps.out"
-python3 "$MW_TOP/scripts/profile/report.py" --phases "$work/ps" "$n"
+profile_setup "$line" "$n"
+MW_VM_MEM=2048 MW_VM_TIMEOUT=1800 profile_run "$line" ps "$MW_TOP/scripts/guest/profile-ps.sh"
+profile_report ps "$n" memwalk_bench

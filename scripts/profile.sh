@@ -17,7 +17,6 @@ region=${2:?usage: profile.sh LINE REGION MODE [FUNCTION]}
 mode=${3:?usage: profile.sh LINE REGION MODE [FUNCTION]}
 func=${4:-}
 n=${MW_PROFILE_N:-20}
-work=$MW_OUT/profile
 mkdir -p "$work"
 
 profile_build "$line"

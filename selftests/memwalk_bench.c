@@ -63,6 +63,8 @@
 
 #include <linux/memwalk.h>
 
+#include "memwalk_phase.h"
+
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT	21
 #endif
@@ -695,29 +697,19 @@ static double rollups_read(void)
 
 /*
  * MEMWALK_BENCH_PROFILE=ps:N (scripts/profile-ps.sh): the ps targets, then
- * each part of ps and its peer N times, a phase each, between calls of a
- * marker page at PS_PHASE_MARK, where the TCG plugin begins a new phase.
+ * each part of ps and its peer N times, a phase each (memwalk_phase.h).
  */
-#define PS_PHASE_MARK	0x7e5500000000UL
-
 static void ps_profile(int fd, int n)
 {
 	static const char *const names[] = {
 		"smaps_rollup", "summary", "cmdline", "client ps", "client --help",
 	};
-	void (*mark)(void);
+	mw_phase_fn mark = mw_phase_marker();
 	pid_t pids[100];
 	double walks;
 	long rss;
-	char *page;
 	int i, k;
 
-	page = mmap((void *)PS_PHASE_MARK, psz, PROT_READ | PROT_WRITE | PROT_EXEC,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (page == MAP_FAILED)
-		exit(1);
-	page[0] = (char)0xc3;	/* ret */
-	mark = (void (*)(void))page;
 	start_ps_targets(pids, 100, 4 << 20, fd);
 	sleep(1);
 	mark();

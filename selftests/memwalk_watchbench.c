@@ -53,6 +53,8 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
+#include "memwalk_phase.h"
+
 #define MIB		(1UL << 20)
 #define HUGE_SZ		(2UL << 20)
 #define FRAMES_FILE	"/tmp/memwalk-watchbench.json"
@@ -416,6 +418,31 @@ static void measure(pid_t target, const char *client,
 		sum->max_walk_ns = now.max_walk_ns;
 }
 
+/*
+ * MEMWALK_WATCHBENCH_PROFILE=SECS (scripts/profile-watch.sh): phase 1 the
+ * target alone for SECS, phase 3 the same watched, once the watcher's
+ * first walk is done (memwalk_phase.h); how many refreshes that was.
+ */
+static void profile(pid_t target, const char *client, uint64_t secs)
+{
+	mw_phase_fn mark = mw_phase_marker();
+	uint64_t f0;
+	pid_t w;
+
+	mark();
+	sleep_ns(secs * 1000000000ULL);
+	mark();
+	w = start_watcher(client, target);
+	sleep_ns(1000000000ULL);
+	f0 = read_frames(0).n;
+	mark();
+	sleep_ns(secs * 1000000000ULL);
+	mark();
+	printf("# profile: phase 1 the target alone, phase 3 watched: %" PRIu64 " refreshes in %" PRIu64 " s\n",
+	       read_frames(f0).from_n, secs);
+	stop_watcher(w);
+}
+
 static const char *verdict(bool met)
 {
 	return met ? "met" : "NOT met";
@@ -466,6 +493,13 @@ int main(int argc, char **argv)
 	printf("; watcher: %s watch PID --batch -J -i 0.1; %d rounds of %" PRIu64 " s alone, then watched\n",
 	       client, rounds, secs);
 	fflush(stdout);
+	if (getenv("MEMWALK_WATCHBENCH_PROFILE")) {
+		profile(target, client, strtoull(getenv("MEMWALK_WATCHBENCH_PROFILE"), NULL, 10));
+		kill(target, SIGKILL);
+		waitpid(target, NULL, 0);
+		unlink(FRAMES_FILE);
+		return 0;
+	}
 	for (int r = 0; r < rounds; r++) {
 		measure(target, client, false, secs, &alone, &max_hold);
 		measure(target, client, true, secs, &watched, &max_hold);

@@ -16,6 +16,12 @@ else
 fi
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled
 insmod /lib/memwalk/memwalk.ko || exit 1
+if [ -f /etc/memwalk/profile ]; then
+	# scripts/profile-watch.sh: one window alone, one watched, as phases
+	. /etc/memwalk/profile-syms.sh
+	MEMWALK_WATCHBENCH_PROFILE=$(cat /etc/memwalk/profile) /selftests/memwalk_watchbench 1024
+	exit
+fi
 echo "# ==== watch benchmark ($(uname -r)), guest clock counting instructions"
 /selftests/memwalk_watchbench 1024
 /selftests/memwalk_watchbench 256 16128

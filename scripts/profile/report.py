@@ -5,13 +5,24 @@ minus those of its baseline, per function (or per block of one function),
 divided by the pages walked.
 
   report.py BASE RUN PAGES [FUNCTION]
+  report.py --phases RUN N [GUEST=HOST ...]
 
 BASE and RUN name a run's files: BASE.tb (the TCG plugin's blocks) and
 BASE.out (vm-run.sh's output, with the guest's kallsyms as "KSYM" lines).
 Each run is symbolized with its own kallsyms (KASLR differs per boot).
+
+With --phases, user space is symbolized too where RUN.out says where it
+was mapped (a guest booted norandmaps): "UENTRY PATH ADDR" (a PIE's
+entry point) and "ULIB PATH ADDR" (a library's load address, as
+LD_TRACE_LOADED_OBJECTS prints it); GUEST=HOST names the host's copy of
+a guest program, a static one (no UENTRY) at its own addresses.  The
+libraries are the host's own (vm-run.sh copies them).  nm gives the
+symbols, the nearest one below an address names it: a library stripped
+of its local symbols shows its nearest exported function.
 """
 import bisect
 import collections
+import subprocess
 import sys
 
 
@@ -59,9 +70,67 @@ def per_block(base, function):
     return count
 
 
-def phases(run, n):
+def elf_text(path):
+    """The entry point and the executable segments [start, end) of ELF @path."""
+    out = subprocess.run(['readelf', '-hlW', path], capture_output=True,
+                         text=True, check=True).stdout
+    entry, segs = 0, []
+    for line in out.splitlines():
+        p = line.split()
+        if line.strip().startswith('Entry point address:'):
+            entry = int(p[-1], 16)
+        elif p and p[0] == 'LOAD' and any('E' in t for t in p[6:-1]):
+            segs.append((int(p[2], 16), int(p[2], 16) + int(p[5], 16)))
+    return entry, segs
+
+
+def elf_symbols(path):
+    """(address, name) of @path's functions: its symbol table, else its dynamic one."""
+    for args in (['nm', '-n', '--defined-only'], ['nm', '-nD', '--defined-only']):
+        out = subprocess.run(args + [path], capture_output=True, text=True).stdout
+        syms = [(int(p[0], 16), p[2]) for p in (l.split() for l in out.splitlines())
+                if len(p) == 3 and p[1] in 'TtWwi']
+        if syms:
+            return syms
+    return []
+
+
+def user_symbols(run, hosts):
+    """Sorted (address, name) of user space, and the objects' text ranges."""
+    where = {}
+    with open(run + '.out') as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 4 and p[1] in ('UENTRY', 'ULIB'):
+                where[p[2]] = (p[1], int(p[3], 16))
+    objs = [(g, h) for g, h in hosts.items()]
+    objs += [(g, g) for g, (kind, _) in where.items() if kind == 'ULIB']
+    syms, ranges = [], []
+    for guest, host in objs:
+        entry, segs = elf_text(host)
+        kind, addr = where.get(guest, ('STATIC', 0))
+        base = addr - entry if kind == 'UENTRY' else addr
+        tag = ' [%s]' % guest.rsplit('/', 1)[-1]
+        ranges += [(base + s, base + e, '?' + tag) for s, e in segs]
+        syms += [(base + a, name + tag) for a, name in elf_symbols(host)]
+    syms.sort()
+    ranges.sort()
+    return syms, ranges
+
+
+def user_name(vaddr, syms, saddrs, ranges):
+    for start, end, unknown in ranges:
+        if start <= vaddr < end:
+            i = bisect.bisect_right(saddrs, vaddr) - 1
+            return syms[i][1] if i >= 0 and syms[i][0] >= start else unknown
+    return 'user space'
+
+
+def phases(run, n, hosts):
     syms = symbols(run)
     addrs = [a for a, _ in syms]
+    usyms, uranges = user_symbols(run, hosts) if hosts else ([], [])
+    uaddrs = [a for a, _ in usyms]
     counts, cur = [], None
     with open(run + '.tb') as f:
         for line in f:
@@ -72,7 +141,7 @@ def phases(run, n):
             vaddr, insns, execs = (int(x, 16 if i == 0 else 10)
                                    for i, x in enumerate(line.split()))
             if vaddr < 0xffff800000000000:
-                name = 'user space'
+                name = user_name(vaddr, usyms, uaddrs, uranges)
             else:
                 i = bisect.bisect_right(addrs, vaddr) - 1
                 name = syms[i][1] if i >= 0 else '?'
@@ -86,7 +155,8 @@ def phases(run, n):
 
 def main():
     if sys.argv[1] == '--phases':
-        phases(sys.argv[2], float(sys.argv[3]))
+        phases(sys.argv[2], float(sys.argv[3]),
+               dict(a.split('=', 1) for a in sys.argv[4:]))
         return
     base, run, pages = sys.argv[1], sys.argv[2], float(sys.argv[3])
     if len(sys.argv) > 4:
