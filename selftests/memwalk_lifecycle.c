@@ -39,21 +39,6 @@
 #define MAX_SUNRECLAIM_GROWTH	256
 #define MAX_VMALLOC_GROWTH	512
 
-/* Whether this kernel runs with KASAN (its report function is in kallsyms). */
-static bool kasan_enabled(void)
-{
-	char line[256];
-	bool found = false;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " kasan_report\n") != NULL;
-	fclose(f);
-	return found;
-}
-
 /* Taint flags a load/unload must never add: B (bad page), D (oops), W, L. */
 #define BAD_TAINTS	((1UL << 5) | (1UL << 7) | (1UL << 9) | (1UL << 14))
 
@@ -251,7 +236,7 @@ TEST_F_TIMEOUT(lifecycle, load_unload_cycles, 600)
 	 * slab delta means nothing there; the debug kernel's kmemleak scan
 	 * (reliability lane) is the leak oracle instead.
 	 */
-	if (!kasan_enabled()) {
+	if (!mw_kasan_enabled()) {
 		EXPECT_LE(d_slab, MAX_SUNRECLAIM_GROWTH);
 	} else {
 		TH_LOG("KASAN: slab delta not judged (quarantine); kmemleak judges leaks");

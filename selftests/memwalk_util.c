@@ -157,6 +157,20 @@ static bool fs_known(const char *type)
 	return found;
 }
 
+bool mw_kasan_enabled(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " kasan_report\n") != NULL;
+	fclose(f);
+	return found;
+}
+
 int mw_debugfs(void)
 {
 	if (mw_mounted("debugfs", MW_DEBUGFS))

@@ -55,6 +55,12 @@ bool mw_mounted(const char *type, const char *dir);
  */
 int mw_debugfs(void);
 
+/*
+ * Whether this kernel runs with KASAN (its report function is in
+ * kallsyms): some ten times slower under TCG, so tests size their work.
+ */
+bool mw_kasan_enabled(void);
+
 /* Read a whole small file into @buf (NUL-terminated); 0 or -errno. */
 int mw_read_file(const char *path, char *buf, size_t len);
 
