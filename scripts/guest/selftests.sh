@@ -4,6 +4,15 @@
 export MEMWALK_KO=/lib/memwalk/memwalk.ko
 . /etc/memwalk/zram.sh || exit 1
 cd /selftests || exit 1
+# DAMON_STAT (7.2 starts it at boot) keeps a kdamond sampling all of
+# physical memory, which costs the host real time under TCG, and clears
+# the accessed bits of the PTEs that map what it samples: a quiet target's
+# pages would turn unlike between two reads.  Stopped for the suite; the
+# young-folio tests run DAMON themselves.
+damon_stat=/sys/module/damon_stat/parameters/enabled
+if [ -w "$damon_stat" ] && [ "$(cat "$damon_stat")" = Y ]; then
+	echo N > "$damon_stat" && echo "# DAMON_STAT stopped"
+fi
 # A line that boots another's kernel and build on another CPU (KTESTS=walk
 # in scripts/versions) runs only what walks page tables.
 walk_only=
