@@ -89,8 +89,9 @@ static void detail_folio(struct watch_lines *l, const char *what, const struct m
 }
 
 /* Every field of @r, the run holding the page (of @snap). */
-static void detail_run(struct watch_lines *l, const struct mw_snapshot *snap,
-		       const struct mw_vma *vma, const struct memwalk_page_run *r)
+static void detail_run(struct watch_lines *l, const struct mw_watch *w,
+		       const struct mw_snapshot *snap, const struct mw_vma *vma,
+		       const struct memwalk_page_run *r)
 {
 	char tmp[16], tmp2[16], bits[256], type[256];
 	unsigned int st = mw_run_state(r);
@@ -103,8 +104,10 @@ static void detail_run(struct watch_lines *l, const struct mw_snapshot *snap,
 	mw_bits_text(&mw_run_type_names, r->flags, ",", type, sizeof(type));
 	detailf(l, "state %s  level %s  bits %s  type %s", mw_state_name(st, tmp),
 		mw_level_name(mw_run_level(r), tmp2), bits, type);
-	if (!mw_snap_has_pfn(snap))
+	if (!mw_snap_has_pfn(snap) && w->pfns_hidden)
 		detailf(l, "pfn hidden (lab mode)");
+	else if (!mw_snap_has_pfn(snap))
+		detailf(l, "pfn: not in these snapshots (no shared anonymous page); translate's below");
 	else if (mw_state_in_swap(st))
 		detailf(l, "swap slot %u:%" PRIx64 " (type:offset)", mw_run_swap_type(r),
 			(uint64_t)r->pfn);
@@ -217,7 +220,7 @@ void watch_detail(struct watch_lines *l, const struct mw_watch *w,
 	if (bytes)	/* asked for: first */
 		detail_bytes(l, w->opts.pid, addr, r);
 	if (r)
-		detail_run(l, snap, vma, r);
+		detail_run(l, w, snap, vma, r);
 	else
 		detailf(l, "no entry: drawn as '%c' (%s)",
 			mw_cell_styles[mw_page_state(vma, NULL)].pure,

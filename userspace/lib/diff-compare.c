@@ -99,7 +99,7 @@ static const char *const not_compared_keys[MW_NR_NOT_COMPARED] = {
 	"pfn", "folio", "page",
 };
 static const char *const not_compared_texts[MW_NR_NOT_COMPARED] = {
-	"PFNs and swap slots (so no COW break or move is seen)",
+	"PFNs and swap slots (so no move, nor a shared page's COW break, is seen)",
 	"folio state (folio flags, mapcount, refcount, order, node, generation)",
 	"anon, file, shmem, exclusive and folio-dirty bits (entry-only)",
 };

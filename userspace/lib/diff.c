@@ -189,6 +189,21 @@ static bool cow_broken(const struct memwalk_page_run *a,
 	       (was_shared || was_file);
 }
 
+/*
+ * Without PFNs to compare (hidden, or not asked for), a copy is certain
+ * only where the page before cannot be the page after: the zero page or a
+ * page-cache page then an exclusive anonymous page.  A shared anonymous
+ * page that became exclusive was copied, or kept once its other mappers
+ * went; only PFNs tell which.
+ */
+static bool cow_certain(const struct differ *d, const struct memwalk_page_run *a,
+			const struct memwalk_page_run *b)
+{
+	return (d->run_bits & MEMWALK_RUN_ANON) &&
+	       ((a->flags & MEMWALK_RUN_ZERO) || !(a->flags & MEMWALK_RUN_ANON)) &&
+	       cow_broken(a, b);
+}
+
 /* Report run flag @bit, if it flipped, as @on (now set) or @off. */
 static void flip_run(struct differ *d, struct seg *g, uint32_t bit,
 		     enum mw_change on, enum mw_change off)
@@ -360,6 +375,10 @@ static void classify_present(struct differ *d, struct seg *g)
 	if (d->pfns && pfn_at(d, g->a, g->s) != pfn_at(d, g->b, g->s)) {
 		note_seg(d, g, cow_broken(g->a, g->b) ? MW_CH_COW_BROKEN :
 			 MW_CH_PFN_CHANGED, "");
+		return;
+	}
+	if (!d->pfns && cow_certain(d, g->a, g->b)) {
+		note_seg(d, g, MW_CH_COW_BROKEN, "");
 		return;
 	}
 	classify_same_page(d, g);

@@ -358,6 +358,58 @@ static void frame_figures(struct mw_watch *w, struct mw_watch_frame *f,
 	}
 }
 
+/*
+ * Whether @snap maps anonymous pages it shares (after fork(): not
+ * exclusive, not the zero page), whose next write copies them or, once
+ * their other mappers went, keeps them: only PFNs tell which (mw_diff()).
+ */
+static bool shares_anon(const struct mw_snapshot *snap)
+{
+	const struct memwalk_page_run *r;
+	size_t v, i;
+
+	for (v = 0; v < snap->nr_vmas; v++)
+		for (i = 0; i < snap->vmas[v].nr_runs; i++) {
+			r = &snap->vmas[v].runs[i];
+			if (mw_run_state(r) == MEMWALK_STATE_PRESENT &&
+			    (r->flags & MEMWALK_RUN_ANON) &&
+			    !(r->flags & (MEMWALK_RUN_EXCLUSIVE | MEMWALK_RUN_ZERO)))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * The next snapshot.  PFNs cost the walk a record per stretch of
+ * consecutive frames and the comparison a look at every page; what the
+ * watch classifies needs them only to tell a COW break from a page kept,
+ * so they are read while the process shares anonymous pages and the
+ * module shows them.  A snapshot without them that finds such pages is
+ * taken again with them, to compare the next one with.
+ */
+static int take_snapshot(struct mw_watch *w, struct mw_snapshot **snapp,
+			 struct mw_error *err)
+{
+	struct mw_snapshot *snap;
+	int ret;
+
+	w->collect.no_pfn = !w->pfns_hidden && w->snap && !shares_anon(w->snap);
+	ret = mw_collect(w->dev, &w->collect, &snap, err);
+	if (ret)
+		return ret;
+	if (!w->collect.no_pfn && !mw_snap_has_pfn(snap))
+		w->pfns_hidden = true;		/* lab mode */
+	if (w->collect.no_pfn && shares_anon(snap)) {
+		mw_snapshot_free(snap);
+		w->collect.no_pfn = false;
+		ret = mw_collect(w->dev, &w->collect, &snap, err);
+		if (ret)
+			return ret;
+	}
+	*snapp = snap;
+	return 0;
+}
+
 /* Whether @snap holds a VMA: a range outside every VMA has nothing to show. */
 static bool any_vma(const struct mw_snapshot *snap)
 {
@@ -375,7 +427,7 @@ int mw_watch_refresh(struct mw_watch *w, struct mw_error *err)
 	if (ret)
 		return ret;
 	begin = mw_now_ns();
-	ret = mw_collect(w->dev, &w->collect, &snap, err);
+	ret = take_snapshot(w, &snap, err);
 	if (ret == -ESRCH)
 		return mw_error_set(err, -ESRCH, "pid %d exited", w->opts.pid);
 	if (ret)

@@ -78,6 +78,7 @@ struct mw_watch {
 	struct mw_watch_opts opts;
 	struct mw_device *dev;
 	struct mw_collect_opts collect;
+	bool pfns_hidden;		/* the module hides them (lab mode) */
 	/* the latest snapshot: what a map is drawn from, what the next is compared with */
 	struct mw_snapshot *snap;
 	struct mw_watch_frame frame;

@@ -20,6 +20,7 @@
  *   MW_FAKE_LAB=1           PFNs hidden, as for a lab-mode opener
  *   MW_FAKE_UAPI=N          the uapi version MEMWALK_IOC_INFO reports (1: a
  *                           module without PFN lists)
+ *   MW_FAKE_WALKS=FILE      a line appended per walk: the flags it asked for
  * MEMWALK_IOC_PHYS: tests/fake-phys.c.
  * Each call reports 1 lock drop and holds of 1.5 us times its number.
  */
@@ -216,6 +217,18 @@ static bool fake_join(struct memwalk_snapshot *q, uint64_t nruns, uint64_t vma_s
 	return true;
 }
 
+/* $MW_FAKE_WALKS: which mode each walk asked for. */
+static void log_walk(uint32_t flags)
+{
+	const char *path = getenv("MW_FAKE_WALKS");
+	FILE *fp = path ? fopen(path, "a") : NULL;
+
+	if (!fp)
+		return;
+	fprintf(fp, "flags 0x%x\n", flags);
+	fclose(fp);
+}
+
 static int fake_snapshot(struct memwalk_snapshot *q)
 {
 	const uint64_t ps = fake->page_size;
@@ -250,8 +263,10 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 	}
 	if (seq_done)
 		return fail(ESRCH);
-	if (!calls || q->start <= last_start)
+	if (!calls || q->start <= last_start) {
 		attempt_calls = 0;	/* a new attempt */
+		log_walk(q->flags);
+	}
 	last_start = q->start;
 	attempt_calls++;
 	calls++;

@@ -818,6 +818,39 @@ test_diff_fork() {
 	diff_expect fork-before.json cow-before.json fork.diff
 }
 
+# no_pfn FILE OUT [ZERO_AT]: FILE as taken with its PFNs hidden (lab mode,
+# watch), the run at ZERO_AT (hex) made a zero-page run
+no_pfn() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["flags"] |= 8
+for v in d["vmas"]:
+    for r in v.get("runs", []):
+        r["pfn"] = 0
+        if len(sys.argv) > 3 and r["start"] == int(sys.argv[3], 16):
+            r["flags"] = (r["flags"] & ~(1 << 14 | 1 << 17)) | 1 << 13
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+
+# Without PFNs a copy is named only where it is certain: not for a shared
+# anonymous page that became exclusive (it may have been kept), but for the
+# zero page that became an anonymous page.
+test_diff_cow_no_pfn() {
+	no_pfn "$DATA/cow-before.json" "$tmp/a.json" &&
+	no_pfn "$DATA/cow-after.json" "$tmp/b.json" || return 1
+	run "$CLIENT" diff "$tmp/a.json" "$tmp/b.json"
+	expect_rc 1 && ! grep -q 'COW broken' "$tmp/out" &&
+	grep -qx 'no longer shared: 5 pages in 2 ranges' "$tmp/out" ||
+		fail "a shared page become exclusive called COW broken without PFNs" || return 1
+	no_pfn "$DATA/cow-before.json" "$tmp/z.json" 555555559000 || return 1
+	run "$CLIENT" diff "$tmp/z.json" "$tmp/b.json"
+	expect_rc 1 && grep -qx 'COW broken: 4 pages in 1 range' "$tmp/out" &&
+	grep -qx '  0000555555559000-000055555555d000 4' "$tmp/out" ||
+		fail "the zero page's copy not COW broken: $(tr '\n' '|' <"$tmp/out")"
+}
+
 # As diff(1): 0 nothing differs, 1 something does, 2 trouble.
 test_diff_exit_status() {
 	run "$CLIENT" diff "$DATA/cow-before.json" "$DATA/cow-before.json"
@@ -1755,6 +1788,7 @@ if command -v python3 >/dev/null; then
 	t "PID --save: mode 0600 whatever the umask or old mode" test_save_mode
 	t "PID --save - : the JSON document on standard output" test_save_stdout
 	t "PID --pages --no-pfn: pages alike but for the PFN are one run" test_no_pfn
+	t "diff without PFNs: COW broken only where a copy is certain" test_diff_cow_no_pfn
 	t "PID --summary: pages per state and flags, against a count of the fixture" test_summary
 else
 	t "translate -J, --save, --no-pfn, --summary (python3 needed)" false

@@ -83,6 +83,21 @@ test_text_cow() {
 }
 
 # swap.diff without folio state: 8 swapped out, 2 swapped in, no generation.
+# PFNs are read while the process shares anonymous pages, where only they
+# tell a COW break from a page kept: fork-before has none (the next walk
+# leaves PFNs out), cow-before does (that walk is taken again with them,
+# served cow-before again), and the COW breaks of cow-after are seen.
+test_pfns_while_shared() {
+	MW_FAKE_WALKS=$tmp/walks watch fork-before.json cow-before.json cow-before.json \
+		cow-after.json -- || return 1
+	expect_rc 0 && [ "$(grep -c '^frame ' "$tmp/out")" -eq 3 ] ||
+		fail "not 3 frames" || return 1
+	stdout_has "transitions: 1 faulted in, 5 COW broken" || return 1
+	# vmas, pages, PFN lists (0x23) throughout; no_pfn (0x8) in the second walk
+	[ "$(sed "s/^flags 0x//" "$tmp/walks" | tr "\n" " ")" = "23 2b 23 23 " ] ||
+		fail "walks asked for: $(tr '\n' ' ' <"$tmp/walks")"
+}
+
 test_json_swap() {
 	watch swap-before.json swap-after.json -- -J || return 1
 	expect_rc 0 || return 1
@@ -298,6 +313,7 @@ test_help() {
 }
 
 t "watch: text frames, COW and fault transitions, the target's exit" test_text_cow
+t "watch: PFNs read while anonymous pages are shared, COW breaks seen" test_pfns_while_shared
 t "watch -J: swap-out and swap-in per frame and since start" test_json_swap
 t "watch --folio: MGLRU generations and PSS too" test_json_folio
 t "watch -J: THP promotion and split" test_json_thp
