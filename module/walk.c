@@ -69,11 +69,11 @@
  * Hold time: memwalk_walk_mm() drops mmap_lock after each entry at every
  * level above the PTE, none ones included (or every PTES_PER_PAUSE_CHECK
  * PTEs, or pages of a leaf, or page-cache entries of a shmem hole) when
- * one more such step would take the hold past HOLD_BUDGET_NS, or when a
- * writer waits (mmap_lock_is_contended()) or the CPU is wanted, lazily
- * too (mw_resched_wanted()); it gives the CPU up unlocked and then
- * re-finds the VMA at the resume address: the tree may have changed
- * meanwhile, nothing from the previous hold is trusted.
+ * one more such step would take the hold past HOLD_PLAN_NS, a little short
+ * of HOLD_BUDGET_NS, or when a writer waits (mmap_lock_is_contended()) or
+ * the CPU is wanted, lazily too (mw_resched_wanted()); it gives the CPU up
+ * unlocked and then re-finds the VMA at the resume address: the tree may
+ * have changed meanwhile, nothing from the previous hold is trusted.
  */
 #include <linux/hugetlb.h>
 #include <linux/ktime.h>
@@ -91,6 +91,12 @@
 
 /* Longest wanted mmap_lock hold. */
 #define HOLD_BUDGET_NS		(2 * NSEC_PER_MSEC)
+/*
+ * What a hold is planned to: a sixteenth short of the budget, for the
+ * step that runs longer than the longest seen and for the unwinding
+ * after the last check.
+ */
+#define HOLD_PLAN_NS		(HOLD_BUDGET_NS - HOLD_BUDGET_NS / 16)
 
 /* How often a PTE-table scan looks at the clock and for waiters. */
 #define PTES_PER_PAUSE_CHECK	512
@@ -127,7 +133,7 @@ bool memwalk_should_pause(struct memwalk_walk *w)
 	w->check_ns = now;
 	if (step > w->step_ns)
 		w->step_ns = step;
-	return now - w->hold_start_ns + w->step_ns > HOLD_BUDGET_NS;
+	return now - w->hold_start_ns + w->step_ns > HOLD_PLAN_NS;
 }
 
 /*
