@@ -20,7 +20,9 @@
  * back in, and maps and unmaps 16 pages (the mmap_lock taken for
  * writing, which a walk holding it for reading would delay): its memory
  * moves under the watch.  Its progress is the pages
- * it touched, counted in a page it shares with this program.
+ * it touched, counted in a page it shares with this program.  The target
+ * is this program exec()ed (see TARGET_ARG), or with
+ * MEMWALK_WATCHBENCH_FORKED=1 a forked child.
  *
  * Alternately MEMWALK_WATCHBENCH_ROUNDS (default 2) times, for
  * MEMWALK_WATCHBENCH_SECS (default 2) each after a second's warm-up: the
@@ -175,6 +177,15 @@ static void build(struct target *t, size_t mixed, size_t sparse)
 		write_pages(t->sparse, sparse, MIB);
 	}
 }
+
+/*
+ * The target runs as a program of its own (this one exec()ed with
+ * TARGET_ARG, the page it counts in passed as a memfd), as the processes
+ * watch is pointed at do: a child that only forked shares its parent's
+ * anonymous pages, for which the watch reads PFNs (COW breaks need them).
+ * MEMWALK_WATCHBENCH_FORKED=1 keeps it a forked child, to measure that.
+ */
+#define TARGET_ARG	"--target"
 
 /* The target's life: build, say so on @ready, then work forever. */
 static void target_main(size_t mixed, size_t sparse, int ready)
@@ -454,13 +465,22 @@ int main(int argc, char **argv)
 	const char *secs_s = getenv("MEMWALK_WATCHBENCH_SECS");
 	const char *rounds_s = getenv("MEMWALK_WATCHBENCH_ROUNDS");
 	uint64_t secs = secs_s ? strtoull(secs_s, NULL, 10) : 2, max_hold = 0;
-	int rounds = rounds_s ? atoi(rounds_s) : 2, pipefd[2];
+	int rounds = rounds_s ? atoi(rounds_s) : 2, pipefd[2], counter_fd;
+	bool forked = getenv("MEMWALK_WATCHBENCH_FORKED");
 	struct window alone = { 0 }, watched = { 0 };
 	size_t mixed, sparse;
 	double gib, rate_alone, rate_watched, wall_alone, wall_watched, share, per_refresh;
-	char label[32], c;
+	char label[48], c;
 	pid_t target;
 
+	if (argc == 6 && !strcmp(argv[1], TARGET_ARG)) {
+		psz = sysconf(_SC_PAGESIZE);
+		done = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED, atoi(argv[4]), 0);
+		if (done == MAP_FAILED)
+			die("mmap the counter");
+		target_main(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10),
+			    atoi(argv[5]));
+	}
 	if (argc < 2 || argc > 3 || !secs || rounds < 1) {
 		fprintf(stderr, "usage: %s MIXED_MIB [SPARSE_MIB]\n", argv[0]);
 		return 1;
@@ -468,12 +488,25 @@ int main(int argc, char **argv)
 	psz = sysconf(_SC_PAGESIZE);
 	mixed = strtoul(argv[1], NULL, 10) * MIB;
 	sparse = argc > 2 ? strtoul(argv[2], NULL, 10) * MIB : 0;
-	done = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	counter_fd = memfd_create("watchbench-done", 0);
+	if (counter_fd < 0 || ftruncate(counter_fd, psz))
+		die("memfd");
+	done = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED, counter_fd, 0);
 	if (done == MAP_FAILED || pipe(pipefd))
 		die("setup");
 	target = fork();
-	if (target == 0)
+	if (target == 0 && forked)
 		target_main(mixed, sparse, pipefd[1]);
+	if (target == 0) {
+		char m[24], sp[24], fd[16], rd[16];
+
+		snprintf(m, sizeof(m), "%zu", mixed);
+		snprintf(sp, sizeof(sp), "%zu", sparse);
+		snprintf(fd, sizeof(fd), "%d", counter_fd);
+		snprintf(rd, sizeof(rd), "%d", pipefd[1]);
+		execl("/proc/self/exe", argv[0], TARGET_ARG, m, sp, fd, rd, (char *)NULL);
+		_exit(127);
+	}
 	close(pipefd[1]);
 	if (target < 0 || read(pipefd[0], &c, 1) != 1) {
 		fprintf(stderr, "the target failed to build its memory\n");
@@ -481,16 +514,17 @@ int main(int argc, char **argv)
 	}
 	gib = vmsize_kb(target) / 1048576.0;
 	if ((mixed + sparse) % (1UL << 30))
-		snprintf(label, sizeof(label), "watch %s%zu MiB", sparse ? "sparse " : "",
-			 (mixed + sparse) / MIB);
+		snprintf(label, sizeof(label), "watch %s%s%zu MiB", forked ? "forked " : "",
+			 sparse ? "sparse " : "", (mixed + sparse) / MIB);
 	else
-		snprintf(label, sizeof(label), "watch %s%zu GiB", sparse ? "sparse " : "",
-			 (mixed + sparse) >> 30);
+		snprintf(label, sizeof(label), "watch %s%s%zu GiB", forked ? "forked " : "",
+			 sparse ? "sparse " : "", (mixed + sparse) >> 30);
 	printf("# %s: the target maps %.2f GiB (VmSize): %zu MiB in mixed states (4K anon, THP, shmem, a file in %s, touched every pass; swapped and untouched not)",
 	       label, gib, mixed / MIB, file_dir());
 	if (sparse)
 		printf(", %zu MiB sparse (a page written in every MiB)", sparse / MIB);
-	printf("; watcher: %s watch PID --batch -J -i 0.1; %d rounds of %" PRIu64 " s alone, then watched\n",
+	printf("; %s; watcher: %s watch PID --batch -J -i 0.1; %d rounds of %" PRIu64 " s alone, then watched\n",
+	       forked ? "a forked child, sharing its parent's anonymous pages" : "a program of its own",
 	       client, rounds, secs);
 	fflush(stdout);
 	if (getenv("MEMWALK_WATCHBENCH_PROFILE")) {

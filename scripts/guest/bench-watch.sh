@@ -25,4 +25,7 @@ fi
 echo "# ==== watch benchmark ($(uname -r)), guest clock counting instructions"
 /selftests/memwalk_watchbench 1024
 /selftests/memwalk_watchbench 256 16128
+# The same target forked, not exec()ed: it shares its parent's anonymous
+# pages, and the watch reads PFNs to tell a COW break from a page kept.
+MEMWALK_WATCHBENCH_FORKED=1 /selftests/memwalk_watchbench 1024
 rmmod memwalk
