@@ -40,6 +40,17 @@ struct mw_arch_bit {
 #endif
 
 /*
+ * The bits of a swap-format entry (swap, migration, hwpoison, marker) that
+ * hold its offset or PFN, wherever the architecture's __swp_entry() puts
+ * them (x86 stores them inverted); its type and flag bits are the others.
+ */
+static inline u64 mw_arch_swp_offset_bits(void)
+{
+	return pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
+	       pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
+}
+
+/*
  * A raw entry as lab mode shows it: what pagemap would tell.  A present
  * (or PROT_NONE) entry loses its PFN bits; a swap-format one (swap,
  * migration, hwpoison, marker) keeps its type and flag bits but not the
@@ -49,13 +60,10 @@ struct mw_arch_bit {
 static inline u64 mw_arch_hidden_entry(u64 val)
 {
 	pte_t pte = __pte(val);
-	u64 offset_bits;
 
 	if (pte_none(pte) || pte_present(pte))
 		return val & ~MW_ARCH_PTE_PFN_MASK;
-	offset_bits = pte_val(__swp_entry_to_pte(__swp_entry(0, 0))) ^
-		      pte_val(__swp_entry_to_pte(__swp_entry(0, ~0UL)));
-	return val & ~offset_bits;
+	return val & ~mw_arch_swp_offset_bits();
 }
 
 #endif /* _MEMWALK_ARCH_H */

@@ -132,12 +132,35 @@ static unsigned long swap_pte_step(void)
 }
 
 /*
+ * How many of the @max PTEs after @pte are swap entries with @raw's type
+ * and bits, whatever their slots: where PFNs are hidden, swap offsets are
+ * too (decode.c), and such entries are one run wherever they lie.  A
+ * swapped-out heap is seldom in consecutive slots.
+ */
+static unsigned int hidden_swap_stretch(const pte_t *pte, u64 raw,
+					unsigned int max)
+{
+	u64 keep = ~mw_arch_swp_offset_bits();
+	unsigned int n;
+
+	for (n = 0; n < max; n++) {
+		pte_t nv = ptep_get((pte_t *)pte + 1 + n);
+
+		/* A none entry is a swap format word too (x86: ~offset). */
+		if (pte_none(nv) || pte_present(nv) ||
+		    ((pte_val(nv) ^ raw) & keep))
+			break;
+	}
+	return n;
+}
+
+/*
  * How many PTEs after @pte (at most @max) continue @run, whose last page
  * @v (the value at @pte) maps, judged by raw value alone: a swap entry
- * for the next slot of the same device with the same bits or, in
- * entry-only mode, a present entry with the same bits for the next PFN
- * (any PFN but a zero page's when PFNs are hidden).  One load and one
- * compare per PTE: this is what makes long runs cheap.
+ * for the next slot of the same device with the same bits (any slot when
+ * PFNs are hidden) or, in entry-only mode, a present entry with the same
+ * bits for the next PFN (any PFN but a zero page's when PFNs are hidden).
+ * One load and one compare per PTE: this is what makes long runs cheap.
  */
 static unsigned int pte_stretch(const struct memwalk_decoder *d,
 				const struct memwalk_page_run *run, pte_t v,
@@ -173,9 +196,10 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 			max = zero - pfn - 1;
 		step = MW_ARCH_PTE_PFN_STEP;
 	} else {
-		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP ||
-		    d->hide_pfn)
+		if ((run->flags & MEMWALK_RUN_STATE_MASK) != MEMWALK_STATE_SWAP)
 			return 0;
+		if (d->hide_pfn)
+			return hidden_swap_stretch(pte, raw, max);
 		step = swap_pte_step();
 	}
 	return ptes_step(pte + 1, raw, step, max);

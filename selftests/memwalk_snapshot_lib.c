@@ -1490,7 +1490,7 @@ const char *mw_region_unsupported(const char *name)
 			return "no hugetlb pages reserved (vm.nr_hugepages 0)";
 		return NULL;
 	}
-	if ((!strcmp(name, "swapped") || !strcmp(name, "shmem_swapped")) && !mw_swap_on())
+	if ((!strncmp(name, "swapped", 7) || !strcmp(name, "shmem_swapped")) && !mw_swap_on())
 		return "no swap device (/proc/swaps)";
 	if (!strncmp(name, "disk_", 5) && !mw_disk_dir())
 		return "no disk file system (MEMWALK_DISK unset)";

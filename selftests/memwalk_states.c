@@ -498,6 +498,37 @@ TEST_F(states, state_soft_dirty)
 }
 
 /*
+ * Swap entries alike but for the soft-dirty bit, every other one (the
+ * target wrote the odd pages and paged them out again after
+ * clear_refs=4): each page as pagemap has it, in every mode.  Where
+ * PFNs are hidden, swap entries join one run whatever their slots, but
+ * never across that bit.
+ */
+TEST_F(states, state_swapped_soft_dirty)
+{
+	struct rview rv;
+	size_t i, sd = 0;
+
+	if (!kernel_tracks_soft_dirty())
+		SKIP(return, "kernel without soft-dirty tracking (CONFIG_MEM_SOFT_DIRTY): no VMA has VmFlags sd");
+	RVIEW("swapped_soft_dirty", &rv);
+	for (i = 0; i < rv.n; i++) {
+		const struct memwalk_page_run *p = &rv.page[i];
+
+		check_page_in_mode(_metadata, variant, &rv, i);
+		PAGE_EXPECT(rv.pm[i] & PM_SWAP, &rv, i);
+		PAGE_EXPECT(mw_run_state(p) == MEMWALK_STATE_SWAP, &rv, i);
+		PAGE_EXPECT(!(p->flags & MEMWALK_RUN_SOFT_DIRTY) == !(rv.pm[i] & PM_SOFT_DIRTY),
+			    &rv, i);
+		sd += (i % 2) == !!(rv.pm[i] & PM_SOFT_DIRTY);
+	}
+	/* Else the target did not make what this tests. */
+	EXPECT_EQ(rv.n, sd) TH_LOG("pagemap has the soft-dirty bit on the odd pages alone on %zu of %zu",
+				   sd, rv.n);
+	rview_free(&rv);
+}
+
+/*
  * Page cache mapped shared (8 read, 2 of them written) and private (4
  * read, 1 of them written: copied).  Read faults also map the neighbours
  * already in the page cache (fault-around), so untouched pages may be

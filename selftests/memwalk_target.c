@@ -182,6 +182,25 @@ static uint64_t pagemap_entry(const void *addr)
 	return e;
 }
 
+/* @n pages from @p paged out (MADV_PAGEOUT): NULL, or why they were not. */
+static const char *page_out(char *p, size_t n)
+{
+	static char why[128];
+	size_t i;
+
+	if (madvise(p, n * PAGE, MADV_PAGEOUT)) {
+		snprintf(why, sizeof(why), "MADV_PAGEOUT: %s", strerror(errno));
+		return why;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(pagemap_entry(p + i * PAGE) & (1ULL << 62))) {
+			snprintf(why, sizeof(why), "page %zu not swapped out (no swap?)", i);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 /* A file of @pages pages with distinct bytes, written and synced. */
 static int make_file(const char *dir, const char *name, size_t pages)
 {
@@ -374,8 +393,9 @@ static void drain_lru(void)
 
 static void states(const struct opts *o)
 {
-	char *cow_before, *cow_after, *p;
+	char *cow_before, *cow_after, *swapped_sd = NULL, *p;
 	pid_t child, parent = getpid();
+	const char *why;
 	size_t i;
 	int fd;
 
@@ -519,16 +539,25 @@ static void states(const struct opts *o)
 	/* Swap: the first 16 of 32 pages paged out. */
 	p = anon(32 * PAGE, "mmap swapped");
 	touch(p, 32 * PAGE, PAGE);
-	if (madvise(p, 16 * PAGE, MADV_PAGEOUT)) {
-		say("skip swapped: MADV_PAGEOUT: %s", strerror(errno));
+	why = page_out(p, 16);
+	if (why)
+		say("skip swapped: %s", why);
+	else
+		region("swapped", p, 32 * PAGE);
+
+	/*
+	 * Swap entries that differ in the soft-dirty bit alone: all 16 pages
+	 * paged out now; after "go" (clear_refs=4 cleared the bit) the odd
+	 * ones are written and paged out again, and so have it.
+	 */
+	p = anon(16 * PAGE, "mmap swapped_soft_dirty");
+	touch(p, 16 * PAGE, PAGE);
+	why = page_out(p, 16);
+	if (why) {
+		say("skip swapped_soft_dirty: %s", why);
 	} else {
-		for (i = 0; i < 16; i++)
-			if (!(pagemap_entry(p + i * PAGE) & (1ULL << 62)))
-				break;
-		if (i < 16)
-			say("skip swapped: page %zu not swapped out (no swap?)", i);
-		else
-			region("swapped", p, 32 * PAGE);
+		region("swapped_soft_dirty", p, 16 * PAGE);
+		swapped_sd = p;
 	}
 
 	/*
@@ -569,6 +598,14 @@ static void states(const struct opts *o)
 
 	/* After clear_refs=4: half the pages dirtied again, and a new VMA. */
 	touch(p, 8 * PAGE, PAGE);
+	for (i = 1; swapped_sd && i < 16; i += 2) {
+		swapped_sd[i * PAGE] = 1;
+		why = page_out(swapped_sd + i * PAGE, 1);
+		if (why) {
+			say("error swapped_soft_dirty, page %zu again: %s", i, why);
+			exit(1);
+		}
+	}
 	p = anon(4 * PAGE, "mmap soft_dirty_new");
 	touch(p, 2 * PAGE, PAGE);
 	region("soft_dirty_new", p, 4 * PAGE);

@@ -155,31 +155,38 @@ fi
 # The fast paths against the slow decode: the states suites again with
 # check_fast_paths=1 (module/fastcheck.c), which decodes every page a
 # shortcut put into a run once more the slow way under the same lock, then
-# the counters.  Not in the reliability lane: there KASAN makes it cost as
-# much as the lane's walk; the release lines cover every version and
-# architecture the shortcuts are compiled for.
+# the counters; as root, then in lab mode (the states suites' lab variant:
+# PFNs and swap offsets hidden, where pages alike join wherever they lie).
+# Not in the reliability lane: there KASAN makes it cost as much as the
+# lane's walk; the release lines cover every version and architecture the
+# shortcuts are compiled for.
 fast_path_counter() { sed -n "s/^$1: //p" /sys/kernel/debug/memwalk/fast_path_check; }
-if [ -z "${MEMWALK_SUITE_MODULE_ONLY:-}" ]; then
-	if insmod "$MEMWALK_KO" check_fast_paths=1; then
-		echo "ok - insmod memwalk.ko check_fast_paths=1"
-		for t in memwalk_states memwalk_snap_walk; do
-			run_suite "$t" check_fast_paths=1
-		done
-		checked=$(fast_path_counter pages_checked)
-		mismatched=$(fast_path_counter pages_mismatched)
-		raced=$(fast_path_counter pages_raced)
-		echo "# fast-path check: $checked pages checked, $mismatched mismatched, $raced raced"
-		if [ "${checked:-0}" -gt 0 ] && [ "$mismatched" = 0 ]; then
-			echo "ok - fast paths agree with the slow decode on $checked pages"
-		else
-			echo "not ok - fast paths agree with the slow decode: ${checked:-?} checked, ${mismatched:-?} mismatched"
-		fi
-		if rmmod memwalk; then
-			echo "ok - rmmod memwalk (check_fast_paths)"
-		else
-			echo "not ok - rmmod memwalk (check_fast_paths)"
-		fi
-	else
-		echo "not ok - insmod memwalk.ko check_fast_paths=1"
+fast_path_pass() {
+	local params=$1 suites=$2 t checked mismatched raced
+	if ! insmod "$MEMWALK_KO" $params; then
+		echo "not ok - insmod memwalk.ko $params"
+		return
 	fi
+	echo "ok - insmod memwalk.ko $params"
+	for t in $suites; do
+		run_suite "$t" "$params"
+	done
+	checked=$(fast_path_counter pages_checked)
+	mismatched=$(fast_path_counter pages_mismatched)
+	raced=$(fast_path_counter pages_raced)
+	echo "# fast-path check ($params): $checked pages checked, $mismatched mismatched, $raced raced"
+	if [ "${checked:-0}" -gt 0 ] && [ "$mismatched" = 0 ]; then
+		echo "ok - fast paths agree with the slow decode on $checked pages ($params)"
+	else
+		echo "not ok - fast paths agree with the slow decode ($params): ${checked:-?} checked, ${mismatched:-?} mismatched"
+	fi
+	if rmmod memwalk; then
+		echo "ok - rmmod memwalk ($params)"
+	else
+		echo "not ok - rmmod memwalk ($params)"
+	fi
+}
+if [ -z "${MEMWALK_SUITE_MODULE_ONLY:-}" ]; then
+	fast_path_pass check_fast_paths=1 "memwalk_states memwalk_snap_walk"
+	fast_path_pass "lab_mode=1 check_fast_paths=1" memwalk_states
 fi
