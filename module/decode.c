@@ -205,30 +205,38 @@ void memwalk_decode_page(struct memwalk_decoder *d,
 }
 
 /*
- * smaps mode: how many of the @max pages after @page, all of its folio,
- * continue its run.  The precise mapcount is the only page-level field
- * smaps counts with, and it is each page's _mapcount plus the folio's
- * entire mapcount: pages whose _mapcount words are equal continue.  A
- * load and a compare a page, where folio_page_continues() costs tens.
+ * How many of the @max pages after @page, all of its folio, continue its
+ * run, judged by the page-level words alone: the precise mapcount is each
+ * page's _mapcount plus the folio's entire mapcount, so pages whose
+ * _mapcount words are equal have equal counts (and so exclusivity); with
+ * @hwpoison, their hwpoison bits must be equal too (folio state).  That
+ * is all smaps counts with, and all folio_page_continues() compares.  A
+ * load or two and a compare a page, where folio_page_continues() costs
+ * tens; it may stop early (mapcounts that differ but agree on
+ * exclusivity), never late.
  */
-static unsigned long smaps_mapcount_stretch(struct page *page,
-					    unsigned long max)
+static unsigned long folio_pages_stretch(struct page *page, unsigned long max,
+					 bool hwpoison)
 {
+	unsigned long poison = hwpoison ? MW_PG_HWPOISON_MASK : 0;
+	unsigned long bit = mw_page_flags_word(page) & poison, n;
 #if defined(MEMWALK_KPF_FOLIO) && !defined(CONFIG_NO_PAGE_MAPCOUNT)
 	int raw = atomic_read(&page->_mapcount);
-	unsigned long n;
 
-	for (n = 1; n <= max && atomic_read(&page[n]._mapcount) == raw; n++)
-		;
+	for (n = 1; n <= max; n++)
+		if (atomic_read(&page[n]._mapcount) != raw ||
+		    (mw_page_flags_word(page + n) & poison) != bit)
+			break;
 	return n - 1;
 #else
 	/* One mapcount for the folio, or page_mapcount() is exported. */
 	struct folio *folio = page_folio(page);
 	int mapcount = mw_page_mapcount(folio, page);
-	unsigned long n;
 
-	for (n = 1; n <= max && mw_page_mapcount(folio, page + n) == mapcount; n++)
-		;
+	for (n = 1; n <= max; n++)
+		if (mw_page_mapcount(folio, page + n) != mapcount ||
+		    (mw_page_flags_word(page + n) & poison) != bit)
+			break;
 	return n - 1;
 #endif
 }
@@ -250,10 +258,10 @@ static unsigned long leaf_stretch(struct memwalk_decoder *d,
 	    !pte_present(mw_arch_leaf_pte(e->level, e->val)) || !folio_cached(d, e, pfn) ||
 	    d->fc.zero || max > U32_MAX - run->nr_pages)
 		return 0;
-	if (d->smaps && d->folio)
-		return smaps_mapcount_stretch(pfn_to_page(pfn),
-					      min(max, d->fc.first_pfn + d->fc.nr - pfn) - 1);
-	for (n = 1; n < max; n++) {
+	n = folio_pages_stretch(pfn_to_page(pfn),
+				min(max, d->fc.first_pfn + d->fc.nr - pfn) - 1,
+				d->folio && !d->smaps) + 1;
+	for (; n < max; n++) {
 		if (!folio_cached(d, e, pfn + n) ||
 		    !folio_page_continues(d, run, pfn + n))
 			break;

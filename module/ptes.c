@@ -409,14 +409,15 @@ static bool small_tail_cached(const struct memwalk_decoder *d,
 }
 
 /*
- * small_folio_at() in smaps mode, for a memo filled under this lock: its
- * words but the memcg, which smaps does not count with, compared with
- * @k, the memo's key copied where the loop keeps it, and @keep, the
- * flags bits it holds.  Pages alike are most of what a summary walks.
+ * small_folio_at() for a memo filled under this lock, in fewer
+ * instructions: the small folio of @pfn if its words are @k's (the memo's
+ * key, copied where the loop keeps it; @keep: the flags bits it holds),
+ * the memcg's only with @memcg (smaps does not count with it), else NULL.
+ * Pages alike are most of what a walk reads.
  */
-static __always_inline struct folio *smaps_folio_at(unsigned long pfn,
-						    const struct memwalk_small_key *k,
-						    unsigned long keep)
+static __always_inline struct folio *small_folio_alike(unsigned long pfn,
+						       const struct memwalk_small_key *k,
+						       unsigned long keep, bool memcg)
 {
 	struct folio *folio = (struct folio *)pfn_to_page(pfn);
 
@@ -424,6 +425,7 @@ static __always_inline struct folio *smaps_folio_at(unsigned long pfn,
 	if (PageTail(&folio->page) || folio_test_large(folio) ||
 	    (mw_folio_flags_word(folio) & keep) != k->flags ||
 	    (unsigned long)READ_ONCE(folio->mapping) != k->mapping ||
+	    (memcg && folio_memcg_word(folio) != k->memcg) ||
 	    atomic_read(&folio->_mapcount) != k->mapcount ||
 	    atomic_read(&folio->_refcount) != k->refcount)
 		return NULL;
@@ -438,8 +440,8 @@ static __always_inline struct folio *smaps_folio_at(unsigned long pfn,
  * cheaper).  d->fc and *@last end at the last page taken.  A section with
  * a page mapped under the lock held cannot go offline: its pages would
  * have to be unmapped first.  Inline in each caller, @out and @smaps
- * (smaps_folio_at(), the memo checked filled under this lock) constant
- * there.
+ * (no memcg compared) constant there; the memo was filled under this lock
+ * (small_tail_cached()).
  */
 static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 						      const struct memwalk_entry *e,
@@ -454,9 +456,12 @@ static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 	const struct memwalk_small_key key = d->small.key;
 	unsigned long keep = ~d->key_ignore;
 	struct folio *folio = c->folio;
-	/* Sections (the first 64) found online whole: they stay so here. */
+	/*
+	 * Sections found online whole (the first 64, and the last of the
+	 * others): they stay so here.
+	 */
+	unsigned long sec, big_sec = ULONG_MAX;
 	u64 online = 0;
-	unsigned long sec;
 	unsigned int n;
 
 	for (n = 0; n < max; n++) {
@@ -469,14 +474,17 @@ static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 		if (pfn == zero || (out && pfn == prev + 1))
 			break;
 		sec = pfn_to_section_nr(pfn);
-		if (sec >= 64 || !(online & BIT_ULL(sec))) {
-			if (section_all_online(pfn))
-				online |= sec < 64 ? BIT_ULL(sec) : 0;
-			else if (!pfn_known_online(d, e, pfn))
-				break;
+		if (sec < 64 ? !(online & BIT_ULL(sec)) : sec != big_sec) {
+			if (!section_all_online(pfn)) {
+				if (!pfn_known_online(d, e, pfn))
+					break;
+			} else if (sec < 64) {
+				online |= BIT_ULL(sec);
+			} else {
+				big_sec = sec;
+			}
 		}
-		next = smaps ? smaps_folio_at(pfn, &key, keep) :
-			       small_folio_at(d, e, pfn);
+		next = small_folio_alike(pfn, &key, keep, !smaps);
 		if (!next)
 			break;
 		if (out)
