@@ -22,7 +22,9 @@ PREFIX   ?= /usr/local
 MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR  ?=
-KSFT_DIR ?= $(HOME)/.cache/memwalk/ksrc-6.1/tools/testing/selftests
+# The cache make setup fills (scripts/lib.sh: MW_CACHE).
+MW_CACHE ?= $(HOME)/.cache/memwalk
+KSFT_DIR ?= $(MW_CACHE)/ksrc-6.1/tools/testing/selftests
 
 SCRIPTS := $(CURDIR)/scripts
 
