@@ -205,43 +205,6 @@ void memwalk_decode_page(struct memwalk_decoder *d,
 }
 
 /*
- * How many of the @max pages after @page, all of its folio, continue its
- * run, judged by the page-level words alone: the precise mapcount is each
- * page's _mapcount plus the folio's entire mapcount, so pages whose
- * _mapcount words are equal have equal counts (and so exclusivity); with
- * @hwpoison, their hwpoison bits must be equal too (folio state).  That
- * is all smaps counts with, and all folio_page_continues() compares.  A
- * load or two and a compare a page, where folio_page_continues() costs
- * tens; it may stop early (mapcounts that differ but agree on
- * exclusivity), never late.
- */
-static unsigned long folio_pages_stretch(struct page *page, unsigned long max,
-					 bool hwpoison)
-{
-	unsigned long poison = hwpoison ? MW_PG_HWPOISON_MASK : 0;
-	unsigned long bit = mw_page_flags_word(page) & poison, n;
-#if defined(MEMWALK_KPF_FOLIO) && !defined(CONFIG_NO_PAGE_MAPCOUNT)
-	int raw = atomic_read(&page->_mapcount);
-
-	for (n = 1; n <= max; n++)
-		if (atomic_read(&page[n]._mapcount) != raw ||
-		    (mw_page_flags_word(page + n) & poison) != bit)
-			break;
-	return n - 1;
-#else
-	/* One mapcount for the folio, or page_mapcount() is exported. */
-	struct folio *folio = page_folio(page);
-	int mapcount = mw_page_mapcount(folio, page);
-
-	for (n = 1; n <= max; n++)
-		if (mw_page_mapcount(folio, page + n) != mapcount ||
-		    (mw_page_flags_word(page + n) & poison) != bit)
-			break;
-	return n - 1;
-#endif
-}
-
-/*
  * How many pages after @addr (up to @end) under the PMD leaf @e continue
  * @run, the run ending with @addr's page: all are of one folio.
  */

@@ -207,4 +207,40 @@ static __always_inline bool folio_page_continues(struct memwalk_decoder *d,
 	return folio_flags == run->folio_flags && max(mapcount, 0) == run->mapcount;
 }
 
+/*
+ * How many of the @max pages after @page, all of its folio, continue its
+ * run, judged by the page-level words alone: the precise mapcount is each
+ * page's _mapcount and what the folio counts (6.1's page_mapcount() too),
+ * so pages whose _mapcount words are equal have equal counts (and so
+ * exclusivity); with @hwpoison, their hwpoison bits must be equal too
+ * (folio state).  That is all smaps counts with, and all
+ * folio_page_continues() compares.  A load or two and a compare a page,
+ * where folio_page_continues() costs tens; it may stop early (mapcounts
+ * that differ but agree on exclusivity), never late.
+ */
+static __always_inline unsigned long folio_pages_stretch(struct page *page,
+							 unsigned long max,
+							 bool hwpoison)
+{
+	unsigned long poison = hwpoison ? MW_PG_HWPOISON_MASK : 0;
+	unsigned long bit = mw_page_flags_word(page) & poison, n;
+#ifdef CONFIG_NO_PAGE_MAPCOUNT
+	/* One mapcount for the folio: only hwpoison tells pages apart. */
+	if (!poison)
+		return max;
+	for (n = 1; n <= max; n++)
+		if ((mw_page_flags_word(page + n) & poison) != bit)
+			break;
+	return n - 1;
+#else
+	int raw = atomic_read(&page->_mapcount);
+
+	for (n = 1; n <= max; n++)
+		if (atomic_read(&page[n]._mapcount) != raw ||
+		    (mw_page_flags_word(page + n) & poison) != bit)
+			break;
+	return n - 1;
+#endif
+}
+
 #endif /* _MEMWALK_DECODE_H */

@@ -355,6 +355,27 @@ static __always_inline bool small_page_repeats(struct memwalk_decoder *d,
 }
 
 /*
+ * How many PTEs after @pte (at most @max) map the next pages of the large
+ * folio d->fc caches with the bits of @raw, the value at @pte (which maps
+ * @pfn, in that folio and the open run's last page), and continue the
+ * run: the words of the PTEs and of the pages alone (ptes_step(),
+ * folio_pages_stretch()).  A mapped large folio's pages (page cache
+ * readahead, mTHP) otherwise cost a folio_page_continues() each.
+ */
+static __always_inline unsigned int large_folio_stretch(struct memwalk_decoder *d,
+							const pte_t *pte, u64 raw,
+							unsigned long pfn,
+							unsigned int max)
+{
+	unsigned long left = d->fc.first_pfn + d->fc.nr - pfn - 1;
+	unsigned int n = min_t(unsigned long, max, left);
+
+	n = ptes_step(pte + 1, raw, MW_ARCH_PTE_PFN_STEP, n);
+	return folio_pages_stretch(pfn_to_page(pfn), n,
+				   d->folio && !d->smaps);
+}
+
+/*
  * How many PTEs after @pte (at most @max) continue @run, whose last page
  * @v (the value at @pte) maps, when pages are read: each must be the one
  * before plus one PFN, with the same bits (see page_continues()).
@@ -375,6 +396,18 @@ static unsigned int pte_page_stretch(struct memwalk_decoder *d,
 	    pte_pfn(__pte(raw + MW_ARCH_PTE_PFN_STEP)) != pfn + 1)
 		return 0;
 	for (n = 0; n < max; n++) {
+		if (d->fc.nr > 1 && folio_cached(d, pe, pfn + n) &&
+		    folio_cached(d, pe, pfn + 1 + n)) {
+			unsigned int k = large_folio_stretch(d, pte + n, raw,
+							     pfn + n, max - n);
+
+			/* Not read again: see decode_ptes() on @v's bits. */
+			n += k;
+			raw += (u64)k * MW_ARCH_PTE_PFN_STEP;
+			addr += (unsigned long)k << PAGE_SHIFT;
+			if (n >= max)
+				break;
+		}
 		raw += MW_ARCH_PTE_PFN_STEP;
 		addr += PAGE_SIZE;
 		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
