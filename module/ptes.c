@@ -134,8 +134,8 @@ static unsigned long swap_pte_step(void)
 /*
  * How many of the @max PTEs after @pte are swap entries with @raw's type
  * and bits, whatever their slots: where PFNs are hidden, swap offsets are
- * too (decode.c), and such entries are one run wherever they lie.  A
- * swapped-out heap is seldom in consecutive slots.
+ * too (decode.c), and such entries are one run wherever they lie: one
+ * load and compare each, where each was decoded in full.
  */
 static unsigned int hidden_swap_stretch(const pte_t *pte, u64 raw,
 					unsigned int max)
