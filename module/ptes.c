@@ -310,6 +310,29 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 }
 
 /*
+ * The small folio of @pfn if its words are @k's (a memo's key; @keep: the
+ * flags bits it holds), the memcg's only with @memcg (smaps does not count
+ * with it), else NULL.  Pages alike are most of what a walk reads: the
+ * loops keep @k where they can.
+ */
+static __always_inline struct folio *small_folio_alike(unsigned long pfn,
+						       const struct memwalk_small_key *k,
+						       unsigned long keep, bool memcg)
+{
+	struct folio *folio = (struct folio *)pfn_to_page(pfn);
+
+	/* A small folio: neither a tail page nor a head. */
+	if (PageTail(&folio->page) || folio_test_large(folio) ||
+	    (mw_folio_flags_word(folio) & keep) != k->flags ||
+	    (unsigned long)READ_ONCE(folio->mapping) != k->mapping ||
+	    (memcg && folio_memcg_word(folio) != k->memcg) ||
+	    atomic_read(&folio->_mapcount) != k->mapcount ||
+	    atomic_read(&folio->_refcount) != k->refcount)
+		return NULL;
+	return folio;
+}
+
+/*
  * The small folio of the online page @pfn if it has the words the memo
  * was filled from under this lock (small_folio_fields()), else NULL: then
  * it gives the memo's run fields, page-level ones included (its mapcount
@@ -319,13 +342,9 @@ static __always_inline struct folio *small_folio_at(struct memwalk_decoder *d,
 						    const struct memwalk_entry *e,
 						    unsigned long pfn)
 {
-	struct folio *folio = page_folio(pfn_to_page(pfn));
-	struct memwalk_small_key k;
-
-	if (folio_test_large(folio))
+	if (d->small.seq != e->lock_seq)
 		return NULL;
-	small_key_read(d, folio, &k);
-	return small_memo_has(&d->small, e, &k) ? folio : NULL;
+	return small_folio_alike(pfn, &d->small.key, ~d->key_ignore, true);
 }
 
 /*
@@ -439,30 +458,6 @@ static bool small_tail_cached(const struct memwalk_decoder *d,
 	       !(sink->open.flags & (MEMWALK_RUN_SPECIAL | MEMWALK_RUN_ZERO)) &&
 	       c->folio && c->nr == 1 && !c->zero && c->seq == e->lock_seq &&
 	       c->first_pfn == last && d->small.seq == e->lock_seq;
-}
-
-/*
- * small_folio_at() for a memo filled under this lock, in fewer
- * instructions: the small folio of @pfn if its words are @k's (the memo's
- * key, copied where the loop keeps it; @keep: the flags bits it holds),
- * the memcg's only with @memcg (smaps does not count with it), else NULL.
- * Pages alike are most of what a walk reads.
- */
-static __always_inline struct folio *small_folio_alike(unsigned long pfn,
-						       const struct memwalk_small_key *k,
-						       unsigned long keep, bool memcg)
-{
-	struct folio *folio = (struct folio *)pfn_to_page(pfn);
-
-	/* A small folio: neither a tail page nor a head. */
-	if (PageTail(&folio->page) || folio_test_large(folio) ||
-	    (mw_folio_flags_word(folio) & keep) != k->flags ||
-	    (unsigned long)READ_ONCE(folio->mapping) != k->mapping ||
-	    (memcg && folio_memcg_word(folio) != k->memcg) ||
-	    atomic_read(&folio->_mapcount) != k->mapcount ||
-	    atomic_read(&folio->_refcount) != k->refcount)
-		return NULL;
-	return folio;
 }
 
 /*
