@@ -527,7 +527,16 @@ static int kernel_end(char *buf, size_t len)
  * page allocations (percpu chunks, vmalloc) come and go with the
  * allocators' state, so the n-th of them would not be the same one from
  * one insmod to the next, and an allocation site could be skipped.
+ *
+ * On the stack within FAILSLAB_DEPTH frames of the allocation: memwalk's
+ * own allocations and those of the kernel calls it makes, a few levels
+ * down (each step of the init, genetlink's and the misc device's
+ * included: 107 allocations on the debug kernel).  Deeper ones, 150 of
+ * them inside register_kretprobe()'s object pool, return the same error
+ * to the same memwalk code as a shallower one, and cost the lane two
+ * minutes; MEMWALK_FAILSLAB_DEPTH=32 takes them too (262 allocations).
  */
+#define FAILSLAB_DEPTH	"10"
 static int fi_aim_at_modules(void)
 {
 	char start[40];
@@ -539,7 +548,8 @@ static int fi_aim_at_modules(void)
 	ret |= fi_write("failslab", "verbose", "0");
 	ret |= fi_write("failslab", "task-filter", "N");
 	ret |= fi_write("failslab", "ignore-gfp-wait", "N");
-	ret |= fi_write("failslab", "stacktrace-depth", "32");
+	ret |= fi_write("failslab", "stacktrace-depth",
+			getenv("MEMWALK_FAILSLAB_DEPTH") ?: FAILSLAB_DEPTH);
 	ret |= fi_write("failslab", "require-start", start);
 	ret |= fi_write("failslab", "require-end", MODULES_END);
 	return ret;
@@ -640,8 +650,9 @@ static const struct {
 
 /*
  * Every slab allocation memwalk's init makes, directly or in what it
- * calls, fails in turn (fail-nth, counted only with module code on the
- * stack), until an insmod goes through without one.  Each insmod either
+ * calls (fail-nth, counted only with module code on the stack within
+ * FAILSLAB_DEPTH frames), fails in turn, until an insmod goes through
+ * without one.  Each insmod either
  * fails with the injected ENOMEM and leaves nothing (module, device,
  * debugfs directory, family, the events workqueue's rescuer thread), or
  * loads a module that answers GET_STATUS and unloads.  Every step of the
