@@ -8,7 +8,8 @@
  * well-formed answer or fails with the errno the ABI gives.
  *
  * Needs root and the module loaded.  Environment: MEMWALK_STORM_SECONDS
- * (default 10), MEMWALK_TARGET.
+ * (default 10), MEMWALK_EXIT_VMAS (the killed target's VMAs, default
+ * 4000), MEMWALK_TARGET.
  */
 #include "kselftest_harness.h"
 
@@ -113,14 +114,17 @@ static long walk_us(int fd, pid_t pid, void *vbuf, void *rbuf, size_t len)
 }
 
 /*
- * The target (4000 VMAs) is killed while snapshots walk it, at a moment
- * spread over one walk's duration each round, walked in one call or in
- * many small ones: every call succeeds with a well-formed answer or fails
- * with ESRCH once the mm is gone; a walk in many calls ends either way.
+ * The target (4000 VMAs, MEMWALK_EXIT_VMAS: the debug lane takes fewer,
+ * as each round's target maps them all and exits under KASAN) is killed
+ * while snapshots walk it, at a moment spread over one walk's duration
+ * each round, walked in one call or in many small ones: every call
+ * succeeds with a well-formed answer or fails with ESRCH once the mm is
+ * gone; a walk in many calls ends either way.
  */
 TEST_F_TIMEOUT(churn, target_exits_during_walk, 600)
 {
-	const char *args[] = { "many", "4000", NULL };
+	const char *vmas = getenv("MEMWALK_EXIT_VMAS");
+	const char *args[] = { "many", vmas && *vmas ? vmas : "4000", NULL };
 	size_t len = 4 << 20, small = 4096;
 	void *vbuf = malloc(len), *rbuf = malloc(len);
 	unsigned int round, ok = 0, cut = 0;

@@ -3,11 +3,13 @@
 # kmemleak bookends, then fault injection aimed at the module.
 . /etc/memwalk/kmemleak.sh
 kmemleak_begin
-# Everything runs ~10x slower under KASAN and TCG: fewer load cycles, and
+# Everything runs ~10x slower under KASAN and TCG: fewer load cycles, a
+# smaller target killed mid-walk, and
 # the fuzzer and stress bounded so the lane fits in CI.
 export MEMWALK_CYCLES=20
 export MEMWALK_FUZZ_SECONDS=30
 export MEMWALK_STRESS_SECONDS=20
+export MEMWALK_EXIT_VMAS=1000
 export MEMWALK_EVENTS_NO_PRESSURE=1
 export MEMWALK_SUITE_MODULE_ONLY=1
 . /etc/memwalk/selftests.sh
