@@ -152,12 +152,18 @@ step "build memwalk-client (-Werror)" make -j"$(nproc)" -C "$MW_TOP/userspace" T
 step "build selftests (static, -Werror)" make -j"$(nproc)" -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
 step "man page: mandoc -Tlint" lint_man
 
-# --- the second stream: the reliability lane, then the cross-built lines --
-# It runs beside the host tests and the x86 lines' suites and exporters: a
-# guest's tests keep about one of its two vCPUs busy, so one guest leaves
-# the second host core half idle and two guests use both.  The lane first
-# (about as long as the other stream), then the cross-built lines' suites.
-# Its output goes to its own log, added to this one (and shown) when it ends.
+# --- the VM jobs' queue, and the second stream ----------------------------
+# Two streams run beside each other: this one (host tests, DKMS, the Debian
+# packages) and a second one (the reliability lane); a guest's tests keep
+# about one of its two vCPUs busy, so two guests use both host cores.
+# Then both take the VM jobs from one queue until it is empty, so they end
+# together however long the lane takes (its kernel's build first, on a
+# fresh machine): every line's suite, longest first, then the exporter
+# runs (about a minute each) and the walk-only lines (KTESTS=walk, some 2
+# minutes) last.  A job is "KIND LINE"; what it printed goes to the log of
+# the stream that ran it, the second one's added to this one at the end.
+# The reliability lane: the whole suite on the debug kernel, then its own
+# test (a planted bug must make it fail).
 lane() {
 	say "# reliability lane: debug kernel (lockdep, KASAN, KFENCE, kmemleak, DEBUG_VM)"
 	# Built (when not cached) at the guests' priority: at nice 10 on a fresh
@@ -169,47 +175,73 @@ lane() {
 		plant_test
 	fi
 }
-# The cross-built lines' guests: the same suite, with their client and
-# selftests (scripts/cross-build.sh), after a check of the paging levels
-# (scripts/guest/xline.sh); an arm64 suite takes some 5 minutes of guest
-# time.  Both streams take them from one queue when they are done with
-# the rest (the second after the lane, the first after the x86 lines,
-# exporters, DKMS and packages), so they end together however long the
-# lane takes (its kernel's build first, on a fresh machine).  The
-# walk-only lines (KTESTS=walk, some 2 minutes) go last.
-xqueue=$MW_OUT/xline-queue
-: > "$xqueue"
-for line in $xlines; do
-	[ "$(mw_var KTESTS "$line")" = walk ] || echo "$line" >> "$xqueue"
+queue=$MW_OUT/vm-queue
+: > "$queue"
+for line in $lines $xlines; do
+	[ "$(mw_var KTESTS "$line")" = walk ] || echo "suite $line" >> "$queue"
+done
+for line in $lines; do
+	echo "exporter $line" >> "$queue"
 done
 for line in $xlines; do
-	[ "$(mw_var KTESTS "$line")" != walk ] || echo "$line" >> "$xqueue"
+	[ "$(mw_var KTESTS "$line")" != walk ] || echo "suite $line" >> "$queue"
 done
-# The next line off the queue, or failure when it is empty.
-xline_next() {
-	flock "$xqueue.lock" sh -c 'l=$(head -n 1 "$1") && [ -n "$l" ] && sed -i 1d "$1" && echo "$l"' \
-		sh "$xqueue"
+queued=$(cat "$queue")
+# The next job off the queue, or failure when it is empty.
+queue_next() {
+	flock "$queue.lock" sh -c 'l=$(head -n 1 "$1") && [ -n "$l" ] && sed -i 1d "$1" && echo "$l"' \
+		sh "$queue"
 }
-xline_suites() {
-	local line
-	while line=$(xline_next); do
-		say "# VM suite on $line"
+# The VM suite on LINE: a cross-built line's with its own client and
+# selftests, after a check of the paging levels (scripts/guest/xline.sh).
+suite_job() {
+	local line=$1
+	say "# VM suite on $line"
+	case " $xlines " in
+	*" $line "*)
 		if [ -f "$MW_OUT/$(mw_built "$line")/memwalk.ko" ] &&
 			[ -x "$(mw_xuser "$line")/userspace/memwalk-client" ]; then
 			MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(mw_disk_modules "$line")} \
 				vm_suite "$line" "$MW_TOP/scripts/guest/xline.sh" selftests
 		else
 			say "not ok - VM suite on $line: no module, client or selftests were built"
-		fi
+		fi ;;
+	*)
+		if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
+			MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(mw_disk_modules "$line")} \
+				vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
+		else
+			say "not ok - VM suite on $line: no module was built"
+		fi ;;
+	esac
+}
+# The exporter, scraped by the host's Prometheus: one result line per kernel
+# line (scripts/exporter-test.sh: a 512 MiB guest, 40-70 s); the details
+# go to the log.
+exporter_job() {
+	local line=$1
+	say "# exporter scraped by Prometheus on $line"
+	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
+		"$MW_TOP/scripts/exporter-test.sh" "$line" 2>&1 | tee -a "$log" |
+			grep -E "^\[$line\] (not )?ok - exporter" ||
+			say "not ok - exporter on $line: scripts/exporter-test.sh gave no verdict (see $log)"
+	else
+		say "not ok - exporter on $line: no module was built"
+	fi
+}
+vm_jobs() {
+	local kind line
+	while read -r kind line < <(queue_next); do
+		"${kind}_job" "$line"
 	done
 }
 second_stream() {
 	[ "$debug" != 1 ] || lane
-	xline_suites
+	vm_jobs
 }
 stream_pid=
-if [ "$debug" = 1 ] || [ -n "$xlines" ]; then
-	say "# second stream started: the reliability lane and the cross-built lines' suites (their lines follow when it ends)"
+if [ "$debug" = 1 ] || [ -n "$lines$xlines" ]; then
+	say "# second stream started: the reliability lane, then VM jobs (its lines follow when it ends)"
 	(log=$MW_OUT/stream2.log && : > "$log" && second_stream) > "$MW_OUT/stream2.out" 2>&1 &
 	stream_pid=$!
 fi
@@ -245,31 +277,6 @@ t_host=$SECONDS
 host_tests host-san check-san
 say "# the sanitizer build and run took $((SECONDS - t_host)) s"
 
-# --- the VM suite on every kernel line -----------------------------------
-for line in $lines; do
-	say "# VM suite on $line"
-	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
-		MW_VM_MEM=1536 MW_VM_TIMEOUT=1800 MW_SUITE_MODULES=${MW_SUITE_MODULES-$(mw_disk_modules "$line")} \
-			vm_suite "$line" "$MW_TOP/scripts/guest/selftests.sh" selftests
-	else
-		say "not ok - VM suite on $line: no module was built"
-	fi
-done
-
-# --- the exporter, scraped by the host's Prometheus -------------------------
-# One result line per kernel line (scripts/exporter-test.sh: a 512 MiB guest,
-# about two minutes each, 112 s on 6.12); the details go to the log.
-for line in $lines; do
-	say "# exporter scraped by Prometheus on $line"
-	if [ -f "$MW_OUT/$line/memwalk.ko" ]; then
-		"$MW_TOP/scripts/exporter-test.sh" "$line" 2>&1 | tee -a "$log" |
-			grep -E "^\[$line\] (not )?ok - exporter" ||
-			say "not ok - exporter on $line: scripts/exporter-test.sh gave no verdict (see $log)"
-	else
-		say "not ok - exporter on $line: no module was built"
-	fi
-done
-
 # --- DKMS ----------------------------------------------------------------
 # dkms add/build of the tree for 6.1, whose module the 6.1 VM then loads;
 # the Debian packages' test below has DKMS build the same dkms.conf for
@@ -303,13 +310,18 @@ else
 	say "ok - Debian packages # SKIP needs root (chroot, overlay mounts)"
 fi
 
-# The cross-built lines the second stream has not taken, then its lines.
-xline_suites
+# The VM jobs the second stream has not taken, then its lines.
+vm_jobs
 stream_join
-# A line taken off the queue by a stream that died before its guest ran.
-for line in $xlines; do
-	grep -Fq -e "[$line] " -e "VM suite on $line: " "$log" || say "not ok - VM suite on $line: taken off the queue, never run"
-done
+# A job taken off the queue by a stream that died before it ran.
+while read -r kind line; do
+	case $kind in
+	suite) grep -Eq -e "^\[$line\] (not )?ok - selftests: guest" -e "VM suite on $line: " "$log" ||
+		say "not ok - VM suite on $line: taken off the queue, never run" ;;
+	exporter) grep -Eq -e "^\[$line\] (not )?ok - exporter" -e "exporter on $line: " "$log" ||
+		say "not ok - exporter on $line: taken off the queue, never run" ;;
+	esac
+done <<< "$queued"
 
 # --- summary -------------------------------------------------------------
 res='^(\[[^]]*\] )?(ok|not ok)( [0-9]+)? '
