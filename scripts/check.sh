@@ -127,30 +127,10 @@ vm_suite() {
 		say "not ok - VM suite on $line: the harness gave no verdict (see $log)"
 }
 
-# --- lint and builds ---------------------------------------------------
-step "checkpatch --strict: module/ and uapi/" lint_checkpatch
-for line in $lines; do
-	step "build memwalk.ko for $line (-Werror, sparse C=1, no undefined symbols)" \
-		"$MW_TOP/scripts/build-module.sh" "$line" C=1
-done
-# A line that boots another's build (KBUILT) shares it; the client and the
-# selftests are built once per architecture.
-xbuilt= xarchs=
-for line in $xlines; do
-	b=$(mw_built "$line")
-	case " $xbuilt " in *" $b "*) ;; *)
-		xbuilt="$xbuilt $b"
-		step "build memwalk.ko for $b, cross-compiled (-Werror, sparse C=1, no undefined symbols)" \
-			"$MW_TOP/scripts/build-module.sh" "$b" C=1 ;;
-	esac
-	case " $xarchs " in *" $(mw_karch "$line") "*) continue ;; esac
-	xarchs="$xarchs $(mw_karch "$line")"
-	step "build memwalk-client and the selftests for $(mw_karch "$line"), cross-compiled (-Werror)" \
-		"$MW_TOP/scripts/cross-build.sh" "$line"
-done
+# --- the client and the selftests, which every guest takes ----------------
+rm -f "$MW_OUT/builds.done"
 step "build memwalk-client (-Werror)" make -j"$(nproc)" -C "$MW_TOP/userspace" TOP="$MW_TOP"
 step "build selftests (static, -Werror)" make -j"$(nproc)" -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
-step "man page: mandoc -Tlint" lint_man
 
 # --- the VM jobs' queue, and the second stream ----------------------------
 # Two streams run beside each other: this one (host tests, DKMS, the Debian
@@ -162,6 +142,9 @@ step "man page: mandoc -Tlint" lint_man
 # runs (about a minute each) and the walk-only lines (KTESTS=walk, some 2
 # minutes) last.  A job is "KIND LINE"; what it printed goes to the log of
 # the stream that ran it, the second one's added to this one at the end.
+# The second stream starts as soon as the client and the selftests are
+# built: the lane builds its own module (and, on a fresh machine, its
+# kernel) while this one lints and builds the others.
 # The reliability lane: the whole suite on the debug kernel, then its own
 # test (a planted bug must make it fail).
 lane() {
@@ -231,6 +214,10 @@ exporter_job() {
 }
 vm_jobs() {
 	local kind line
+	# The second stream starts (with the lane) before the modules are built.
+	while [ ! -e "$MW_OUT/builds.done" ]; do
+		sleep 5
+	done
 	while read -r kind line < <(queue_next); do
 		"${kind}_job" "$line"
 	done
@@ -253,6 +240,31 @@ stream_join() {
 	grep -Eq '^(\[[^]]*\] )?(ok|not ok) ' "$MW_OUT/stream2.log" ||
 		say "not ok - second stream: it stopped without a result (see $MW_OUT/stream2.out)"
 }
+
+# --- lint and the other builds, beside the lane ---------------------------
+step "checkpatch --strict: module/ and uapi/" lint_checkpatch
+for line in $lines; do
+	step "build memwalk.ko for $line (-Werror, sparse C=1, no undefined symbols)" \
+		"$MW_TOP/scripts/build-module.sh" "$line" C=1
+done
+# A line that boots another's build (KBUILT) shares it; the client and the
+# selftests are built once per architecture.
+xbuilt= xarchs=
+for line in $xlines; do
+	b=$(mw_built "$line")
+	case " $xbuilt " in *" $b "*) ;; *)
+		xbuilt="$xbuilt $b"
+		step "build memwalk.ko for $b, cross-compiled (-Werror, sparse C=1, no undefined symbols)" \
+			"$MW_TOP/scripts/build-module.sh" "$b" C=1 ;;
+	esac
+	case " $xarchs " in *" $(mw_karch "$line") "*) continue ;; esac
+	xarchs="$xarchs $(mw_karch "$line")"
+	step "build memwalk-client and the selftests for $(mw_karch "$line"), cross-compiled (-Werror)" \
+		"$MW_TOP/scripts/cross-build.sh" "$line"
+done
+step "man page: mandoc -Tlint" lint_man
+# The queue's jobs need what was built above.
+touch "$MW_OUT/builds.done"
 
 # --- host-side tests of the client -------------------------------------
 # host_tests LABEL TARGET: the TAP lines of "make TARGET" as [LABEL] lines.
