@@ -161,6 +161,16 @@ static inline u32 mw_arch_present_bits(pte_t pte)
 	return f;
 }
 
+/*
+ * The entry bits MEMWALK_RUN_ACCESSED is read from (MEMWALK_SNAP_NO_ACCESSED):
+ * the access flag.  Only in present entries: a swap entry's offset lies
+ * there.
+ */
+static inline u64 mw_arch_pte_accessed_bits(void)
+{
+	return PTE_AF;
+}
+
 /* Runs report the contiguous bit (MEMWALK_RUN_CONTIGUOUS). */
 static inline bool mw_arch_has_contiguous(void)
 {

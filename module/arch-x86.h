@@ -121,6 +121,12 @@ static inline u32 mw_arch_present_bits(pte_t pte)
 	return f;
 }
 
+/* The entry bits MEMWALK_RUN_ACCESSED is read from (MEMWALK_SNAP_NO_ACCESSED). */
+static inline u64 mw_arch_pte_accessed_bits(void)
+{
+	return _PAGE_ACCESSED;
+}
+
 /* x86 has no contiguous bit: MEMWALK_RUN_CONTIGUOUS is never set. */
 static inline bool mw_arch_has_contiguous(void)
 {

@@ -108,7 +108,7 @@ static void decode_present(struct memwalk_decoder *d,
 	struct page *page;
 	bool zero;
 
-	run->flags |= MEMWALK_STATE_PRESENT | mw_arch_present_bits(pte);
+	run->flags |= MEMWALK_STATE_PRESENT | (mw_arch_present_bits(pte) & ~d->run_drop);
 	run->pfn = pfn;
 	if (d->entry_only) {
 		if (is_zero_pfn(pfn))

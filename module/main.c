@@ -38,7 +38,8 @@ void memwalk_fill_info(struct memwalk_info *info)
 	if (memwalk_debugfs_present())
 		info->features |= MEMWALK_FEAT_DEBUGFS;
 	info->features |= MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_VMA_SUMMARY |
-			  MEMWALK_FEAT_PHYS | MEMWALK_FEAT_FOLIO_YOUNG;
+			  MEMWALK_FEAT_PHYS | MEMWALK_FEAT_FOLIO_YOUNG |
+			  MEMWALK_FEAT_NO_ACCESSED;
 	if (memwalk_mglru_reported())
 		info->features |= MEMWALK_FEAT_MGLRU;
 	if (mw_arch_has_contiguous())

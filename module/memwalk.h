@@ -246,6 +246,13 @@ struct memwalk_decoder {
 	bool smaps;
 	/* Bits of a small folio's flags word the memo does not compare */
 	unsigned long key_ignore;
+	/*
+	 * MEMWALK_SNAP_NO_ACCESSED: the entry bits runs do not tell
+	 * (mw_arch_pte_accessed_bits()), compared as equal wherever the raw
+	 * words are, and the run flags never set for them.  0 otherwise.
+	 */
+	u64 pte_ign;
+	u32 run_drop;
 	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
 	const struct folio *part_folio;
 	unsigned long part_seq;

@@ -94,31 +94,31 @@ static bool page_continues(struct memwalk_decoder *d,
 
 /*
  * How many of the @max PTEs from @pte each hold pte_val() @raw plus one
- * more @step than the one before.
+ * more @step than the one before, in the bits @keep (~d->pte_ign).
  */
 static unsigned int ptes_step(const pte_t *pte, u64 raw, u64 step,
-			      unsigned int max)
+			      unsigned int max, u64 keep)
 {
 	const pte_t *p = pte, *end = pte + max, *end4 = pte + (max & ~3U);
 
 	if (mw_arch_pte_words_native()) {
 		/* Four at a time: one branch for all. */
 		for (; p < end4; p += 4, raw += 4 * step)
-			if ((READ_ONCE(p[0].pte) ^ (raw + step)) |
-			    (READ_ONCE(p[1].pte) ^ (raw + 2 * step)) |
-			    (READ_ONCE(p[2].pte) ^ (raw + 3 * step)) |
-			    (READ_ONCE(p[3].pte) ^ (raw + 4 * step)))
+			if (((READ_ONCE(p[0].pte) ^ (raw + step)) |
+			     (READ_ONCE(p[1].pte) ^ (raw + 2 * step)) |
+			     (READ_ONCE(p[2].pte) ^ (raw + 3 * step)) |
+			     (READ_ONCE(p[3].pte) ^ (raw + 4 * step))) & keep)
 				break;
 		for (; p < end; p++) {
 			raw += step;
-			if (READ_ONCE(p->pte) != raw)
+			if ((READ_ONCE(p->pte) ^ raw) & keep)
 				break;
 		}
 		return p - pte;
 	}
 	for (; p < end; p++) {
 		raw += step;
-		if (pte_val(ptep_get((pte_t *)p)) != raw)
+		if ((pte_val(ptep_get((pte_t *)p)) ^ raw) & keep)
 			break;
 	}
 	return p - pte;
@@ -167,8 +167,9 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 				const pte_t *pte, unsigned int max)
 {
 	unsigned long pfn = pte_pfn(v), zero;
-	u64 raw = pte_val(v), step;
 	bool present = pte_present(v);
+	/* Not a swap entry's: arm64 keeps its offset where AF would be. */
+	u64 raw = pte_val(v), step, keep = present ? ~d->pte_ign : ~0ULL;
 	unsigned int n;
 
 	if (!max || run->nr_pages > U32_MAX - max ||
@@ -181,14 +182,14 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 			for (n = 0; n < max; n++) {
 				pte_t nv = ptep_get((pte_t *)pte + 1 + n);
 
-				if ((pte_val(nv) ^ raw) & ~MW_ARCH_PTE_PFN_MASK ||
+				if ((pte_val(nv) ^ raw) & keep & ~MW_ARCH_PTE_PFN_MASK ||
 				    is_zero_pfn(pte_pfn(nv)))
 					break;
 			}
 			return n;
 		}
 		if (pte_pfn(__pte(raw + MW_ARCH_PTE_PFN_STEP)) != pfn + 1 ||
-		    pte_val(ptep_get((pte_t *)pte + 1)) != raw + MW_ARCH_PTE_PFN_STEP)
+		    ((pte_val(ptep_get((pte_t *)pte + 1)) ^ (raw + MW_ARCH_PTE_PFN_STEP)) & keep))
 			return 0;
 		/* The zero page (arch.h: one) ends a run: stop before it. */
 		zero = mw_arch_zero_pfn();
@@ -202,17 +203,17 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 			return hidden_swap_stretch(pte, raw, max);
 		step = swap_pte_step();
 	}
-	return ptes_step(pte + 1, raw, step, max);
+	return ptes_step(pte + 1, raw, step, max, keep);
 }
 
 /* Consecutive PFNs from here on that end a PFN list: a run is cheaper. */
 #define LIST_BREAK_PAGES	8
 
 /* Whether the @nr PTEs after @pte each map the PFN after the one before. */
-static bool ptes_follow(const pte_t *pte, unsigned int nr)
+static bool ptes_follow(const pte_t *pte, unsigned int nr, u64 keep)
 {
 	return ptes_step(pte + 1, pte_val(ptep_get((pte_t *)pte)),
-			 MW_ARCH_PTE_PFN_STEP, nr) == nr;
+			 MW_ARCH_PTE_PFN_STEP, nr, keep) == nr;
 }
 
 /* How many of @max PFNs the open run's list can take now. */
@@ -239,7 +240,8 @@ static void list_took(struct memwalk_run_sink *sink, unsigned int n,
  * PTEs are left) that have the entry bits @bits and are not the zero page
  * @zero, into @out, up to one that follows the PFN before it and starts a
  * contiguous stretch.  @last: the PFN before @p's.  The PFN bits are what
- * XOR with @bits leaves of a PTE word with those bits.
+ * XOR with @bits leaves of a PTE word with those bits, within the PFN
+ * field (@notmask may leave out more: d->pte_ign).
  */
 static __always_inline const pte_t *list_pfns(const pte_t *p,
 					      const pte_t *end,
@@ -257,11 +259,12 @@ static __always_inline const pte_t *list_pfns(const pte_t *p,
 
 		if ((nv & notmask) != bits)
 			break;
-		pfn = native ? mw_arch_word_pfn(nv ^ bits) : pte_pfn(__pte(nv));
+		pfn = native ? mw_arch_word_pfn((nv ^ bits) & MW_ARCH_PTE_PFN_MASK) :
+			       pte_pfn(__pte(nv));
 		if (pfn == zero)
 			break;
 		if (pfn == prev + 1 && p < follow_end &&
-		    ptes_follow(p, LIST_BREAK_PAGES))
+		    ptes_follow(p, LIST_BREAK_PAGES, notmask | MW_ARCH_PTE_PFN_MASK))
 			break;
 		*out++ = pfn;
 		prev = pfn;
@@ -280,11 +283,13 @@ static __always_inline const pte_t *list_pfns(const pte_t *p,
  * pte_val() (not for PROT_NONE entries, whose PFN is inverted).  Out of
  * line: the loop wants the registers to itself.
  */
-static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
+static noinline unsigned int pte_list_stretch(const struct memwalk_decoder *d,
+					      struct memwalk_run_sink *sink,
 					      pte_t v, const pte_t *pte,
 					      unsigned int max)
 {
-	u64 notmask = ~MW_ARCH_PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	u64 ign = pte_present(v) ? d->pte_ign : 0;
+	u64 notmask = ~(MW_ARCH_PTE_PFN_MASK | ign), bits = pte_val(v) & notmask;
 	unsigned long zero = mw_arch_zero_pfn();
 	unsigned long last = sink->open_last_pfn;
 	u64 *out = sink->pfns + sink->pfn_nr;
@@ -295,7 +300,7 @@ static noinline unsigned int pte_list_stretch(struct memwalk_run_sink *sink,
 	end = p + list_room(sink, max);
 	if (sink->open.flags & MEMWALK_RUN_ZERO) {
 		/* Zero pages: the same entry over and over. */
-		for (; p < end && pte_val(ptep_get((pte_t *)p)) == pte_val(v); p++)
+		for (; p < end && !((pte_val(ptep_get((pte_t *)p)) ^ pte_val(v)) & ~ign); p++)
 			*out++ = zero;
 	} else if (mw_arch_pte_words_native() && !mw_arch_pte_pfn_inverted(pte_val(v))) {
 		p = list_pfns(p, end, follow_end, bits, notmask, zero, &last,
@@ -389,7 +394,7 @@ static __always_inline unsigned int large_folio_stretch(struct memwalk_decoder *
 	unsigned long left = d->fc.first_pfn + d->fc.nr - pfn - 1;
 	unsigned int n = min_t(unsigned long, max, left);
 
-	n = ptes_step(pte + 1, raw, MW_ARCH_PTE_PFN_STEP, n);
+	n = ptes_step(pte + 1, raw, MW_ARCH_PTE_PFN_STEP, n, ~d->pte_ign);
 	return folio_pages_stretch(pfn_to_page(pfn), n,
 				   d->folio && !d->smaps);
 }
@@ -429,7 +434,7 @@ static unsigned int pte_page_stretch(struct memwalk_decoder *d,
 		}
 		raw += MW_ARCH_PTE_PFN_STEP;
 		addr += PAGE_SIZE;
-		if (pte_val(ptep_get((pte_t *)pte + 1 + n)) != raw)
+		if ((pte_val(ptep_get((pte_t *)pte + 1 + n)) ^ raw) & ~d->pte_ign)
 			break;
 		if (d->fc.first_pfn == pfn + n &&
 		    small_page_repeats(d, pe, pfn + 1 + n))
@@ -479,7 +484,7 @@ static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 						      bool smaps)
 {
 	struct memwalk_folio_cache *c = &d->fc;
-	u64 notmask = ~MW_ARCH_PTE_PFN_MASK, bits = pte_val(v) & notmask;
+	u64 notmask = ~(MW_ARCH_PTE_PFN_MASK | d->pte_ign), bits = pte_val(v) & notmask;
 	unsigned long zero = mw_arch_zero_pfn(), pfn, prev = *last;
 	const struct memwalk_small_key key = d->small.key;
 	unsigned long keep = ~d->key_ignore;
@@ -498,7 +503,7 @@ static __always_inline unsigned int small_pages_alike(struct memwalk_decoder *d,
 
 		if ((nv & notmask) != bits)
 			break;
-		pfn = mw_arch_word_pfn(nv ^ bits);
+		pfn = mw_arch_word_pfn((nv ^ bits) & MW_ARCH_PTE_PFN_MASK);
 		if (pfn == zero || (out && pfn == prev + 1))
 			break;
 		sec = pfn_to_section_nr(pfn);
@@ -615,13 +620,14 @@ static __always_inline int sink_add_repeat(struct memwalk_decoder *d,
  * entry fields with another start and PFN (and in entry-only mode
  * nothing else).
  */
-static bool pte_like_prev(const struct memwalk_run_sink *sink, pte_t prev,
+static bool pte_like_prev(const struct memwalk_decoder *d,
+			  const struct memwalk_run_sink *sink, pte_t prev,
 			  pte_t v, unsigned long pfn, unsigned long addr)
 {
 	const struct memwalk_page_run *run = &sink->open;
 
 	return sink->have_open && pte_present(prev) &&
-	       !((pte_val(v) ^ pte_val(prev)) & ~MW_ARCH_PTE_PFN_MASK) &&
+	       !((pte_val(v) ^ pte_val(prev)) & ~(MW_ARCH_PTE_PFN_MASK | d->pte_ign)) &&
 	       !(run->flags & (MEMWALK_RUN_ZERO | MEMWALK_RUN_SPECIAL)) &&
 	       !is_zero_pfn(pfn) &&
 	       run->start + ((u64)run->nr_pages << PAGE_SHIFT) == addr;
@@ -664,7 +670,7 @@ static noinline int decode_ptes(struct memwalk_decoder *d,
 		}
 		pe.addr = addr;
 		pfn = pte_pfn(v);
-		like = pte_like_prev(sink, prev, v, pfn, addr);
+		like = pte_like_prev(d, sink, prev, v, pfn, addr);
 		if (like && !d->entry_only && d->fc.first_pfn == prev_pfn &&
 		    small_page_repeats(d, &pe, pfn)) {
 			/* Its run is the open run's but for start and PFN. */
@@ -692,7 +698,7 @@ static noinline int decode_ptes(struct memwalk_decoder *d,
 		if (d->entry_only || !pte_present(v)) {
 			n = pte_stretch(d, &sink->open, v, pte, max);
 			if (!n && (sink->open.flags & MEMWALK_RUN_PFN_LIST))
-				n = pte_list_stretch(sink, v, pte, max);
+				n = pte_list_stretch(d, sink, v, pte, max);
 		} else if (sink->open.flags & MEMWALK_RUN_PFN_LIST) {
 			n = page_list_stretch(d, &pe, sink, v, pte, max);
 			prev_pfn = sink->open_last_pfn;
@@ -702,8 +708,8 @@ static noinline int decode_ptes(struct memwalk_decoder *d,
 			    hidden_pfn_stretch(d, &pe, sink, v, pte, max) : 0;
 			if (n) {
 				prev_pfn = d->fc.first_pfn;
-			} else if (max && pte_val(ptep_get(pte + 1)) ==
-					  pte_val(v) + MW_ARCH_PTE_PFN_STEP) {
+			} else if (max && !((pte_val(ptep_get(pte + 1)) ^
+					     (pte_val(v) + MW_ARCH_PTE_PFN_STEP)) & ~d->pte_ign)) {
 				n = pte_page_stretch(d, &pe, &sink->open, v, pte, max);
 				prev_pfn = pfn + n;
 			}

@@ -38,6 +38,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "arch.h"
 #include "memwalk.h"
 
 static_assert(sizeof(struct memwalk_snapshot) == MEMWALK_SNAPSHOT_SIZE_VER1);
@@ -52,7 +53,8 @@ static_assert(sizeof(struct memwalk_vma) + MEMWALK_VMA_NAME_MAX + 8 <=
 
 #define SNAP_KNOWN_FLAGS	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | \
 				 MEMWALK_SNAP_FOLIO | MEMWALK_SNAP_NO_PFN | \
-				 MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST)
+				 MEMWALK_SNAP_ENTRY_ONLY | MEMWALK_SNAP_PFN_LIST | \
+				 MEMWALK_SNAP_NO_ACCESSED)
 
 /* Bounce buffers and their allocated sizes: kept across calls. */
 struct snap_buffers {
@@ -491,6 +493,10 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 	s->dw.dec.hide_pfn = !acc->full || (s->req.flags & MEMWALK_SNAP_NO_PFN);
 	s->dw.dec.pfn_list = (s->req.flags & MEMWALK_SNAP_PFN_LIST) &&
 			  (s->req.flags & MEMWALK_SNAP_PAGES) && !s->dw.dec.hide_pfn;
+	if (s->req.flags & MEMWALK_SNAP_NO_ACCESSED) {
+		s->dw.dec.pte_ign = mw_arch_pte_accessed_bits();
+		s->dw.dec.run_drop = MEMWALK_RUN_ACCESSED;
+	}
 	ret = snap_alloc(s);
 	if (ret)
 		goto out_free;

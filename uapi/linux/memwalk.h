@@ -56,6 +56,8 @@ struct memwalk_info {
 #define MEMWALK_FEAT_CONTIGUOUS		(1ULL << 6)
 /* runs report MEMWALK_RUN_FOLIO_YOUNG */
 #define MEMWALK_FEAT_FOLIO_YOUNG	(1ULL << 7)
+/* MEMWALK_IOC_SNAPSHOT takes MEMWALK_SNAP_NO_ACCESSED */
+#define MEMWALK_FEAT_NO_ACCESSED	(1ULL << 8)
 
 #define MEMWALK_IOC_INFO	_IOWR(MEMWALK_IOC_MAGIC, 0x00, struct memwalk_info)
 
@@ -125,6 +127,14 @@ struct memwalk_info {
  * room, then made as without this flag; none when PFNs are hidden.
  */
 #define MEMWALK_SNAP_PFN_LIST	(1U << 5)
+/*
+ * With MEMWALK_FEAT_NO_ACCESSED: runs do not tell the entries' accessed
+ * bit (MEMWALK_RUN_ACCESSED is never set) and merge across it.  For views
+ * that do not show it, where something clears it in the background
+ * (DAMON, MGLRU's aging, idle page tracking) and pages otherwise alike
+ * would break into a run each.
+ */
+#define MEMWALK_SNAP_NO_ACCESSED	(1U << 6)
 #define MEMWALK_SNAP_ALL	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_FOLIO)
 
 struct memwalk_snapshot {
