@@ -786,6 +786,121 @@ static bool cont_block_expected(const uint64_t *pm)
 	return true;
 }
 
+/* -- accessed bits left out ----------------------------------------------------- */
+
+#define AD_PAGES	512
+
+/* Pages of @p (@n of them, expanded) with @flag. */
+static size_t pages_with(const struct memwalk_page_run *p, size_t n, uint32_t flag)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += !!(p[i].flags & flag);
+	return k;
+}
+
+/*
+ * MEMWALK_SNAP_NO_ACCESSED: an anonymous region whose every other page was
+ * read after clear_refs cleared the accessed bits (smaps' Referenced, the
+ * oracle, counts half of it) reads, page by page, as without the flag but
+ * for the accessed bit, which no page has; where PFNs are hidden, as one
+ * run where the pages alternate without it.  In each mode whose fast paths
+ * compare raw entry words (PFNs shown or hidden, listed or not, entries
+ * only).
+ */
+TEST_F(walk, no_accessed_merges_across_accessed_bits)
+{
+	static const uint32_t modes[] = {
+		MEMWALK_SNAP_ALL,
+		MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN,
+		MEMWALK_SNAP_ALL | MEMWALK_SNAP_PFN_LIST,
+		ENTRY_ONLY_FLAGS,
+		ENTRY_ONLY_FLAGS | MEMWALK_SNAP_NO_PFN,
+		ENTRY_ONLY_FLAGS | MEMWALK_SNAP_PFN_LIST,
+	};
+	struct mw_logcap cap = MW_LOGCAP(MW_LOG_FIRST);
+	struct memwalk_page_run *pa, *pb, *pc;
+	size_t na, nb, nc, i, m, bad = 0, nr_smaps;
+	uint64_t start, end, referenced = UINT64_MAX;
+	struct mw_snap a, b, c;
+	struct mw_smaps *sm;
+	struct mw_why why;
+	char b1[256], b2[256];
+	char *map;
+
+	ASSERT_TRUE(self->info.features & MEMWALK_FEAT_NO_ACCESSED);
+	map = mmap(NULL, AD_PAGES * MW_PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, madvise(map, AD_PAGES * MW_PAGE, MADV_NOHUGEPAGE));
+	for (i = 0; i < AD_PAGES; i++)
+		map[i * MW_PAGE] = 1;
+	ASSERT_EQ(0, mw_write_file("/proc/self/clear_refs", "1"));
+	for (i = 0; i < AD_PAGES; i += 2)
+		(void)((volatile char *)map)[i * MW_PAGE];
+	start = (uint64_t)(uintptr_t)map;
+	end = start + AD_PAGES * MW_PAGE;
+
+	ASSERT_EQ(0, mw_smaps_read(getpid(), &sm, &nr_smaps));
+	for (i = 0; i < nr_smaps; i++)
+		if (sm[i].map.start <= start && end <= sm[i].map.end)
+			referenced = sm[i].referenced;
+	free(sm);
+	ASSERT_EQ(AD_PAGES / 2 * MW_PAGE / 1024, referenced)
+		TH_LOG("smaps: Referenced %llu kB, not half the region", (unsigned long long)referenced);
+
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		ASSERT_EQ(0, mw_snapshot(self->fd, getpid(), start, end, modes[m],
+					 VMA_BUF, RUN_BUF, &a, &why)) TH_LOG("%s", why.msg);
+		ASSERT_EQ(0, mw_snapshot(self->fd, getpid(), start, end,
+					 modes[m] | MEMWALK_SNAP_NO_ACCESSED, VMA_BUF, RUN_BUF, &b, &why))
+			TH_LOG("%s", why.msg);
+		ASSERT_EQ(0, mw_snapshot(self->fd, getpid(), start, end, modes[m],
+					 VMA_BUF, RUN_BUF, &c, &why)) TH_LOG("%s", why.msg);
+		EXPECT_TRUE(b.flags & MEMWALK_SNAP_NO_ACCESSED);
+		pa = mw_runs_expand(a.runs, a.nr_runs, &na);
+		pb = mw_runs_expand(b.runs, b.nr_runs, &nb);
+		pc = mw_runs_expand(c.runs, c.nr_runs, &nc);
+		ASSERT_NE(NULL, pa);
+		ASSERT_NE(NULL, pb);
+		ASSERT_NE(NULL, pc);
+		ASSERT_EQ(AD_PAGES, na);
+		ASSERT_EQ(AD_PAGES, nb);
+		ASSERT_EQ(AD_PAGES, nc);
+		EXPECT_EQ(AD_PAGES / 2, pages_with(pa, na, MEMWALK_RUN_ACCESSED))
+			TH_LOG("mode %#x: accessed pages without the flag", modes[m]);
+		EXPECT_EQ(0, pages_with(pb, nb, MEMWALK_RUN_ACCESSED))
+			TH_LOG("mode %#x: accessed pages with it", modes[m]);
+		for (i = 0; i < AD_PAGES; i++) {
+			pa[i].flags &= ~MEMWALK_RUN_ACCESSED;
+			pc[i].flags &= ~MEMWALK_RUN_ACCESSED;
+			if (!memcmp(&pa[i], &pb[i], sizeof(pa[i])) ||
+			    !memcmp(&pc[i], &pb[i], sizeof(pc[i])))
+				continue;
+			bad++;
+			MW_LOG_CAPPED(&cap, "mode %#x, page %zu: want %s, got %s", modes[m], i,
+				      mw_run_str(&pa[i], b1, sizeof(b1)),
+				      mw_run_str(&pb[i], b2, sizeof(b2)));
+		}
+		if (modes[m] & MEMWALK_SNAP_NO_PFN) {
+			EXPECT_EQ(AD_PAGES, a.nr_runs) TH_LOG("mode %#x", modes[m]);
+			EXPECT_EQ(1, b.nr_runs) TH_LOG("mode %#x", modes[m]);
+		}
+		TH_LOG("mode %#x: %zu runs, %zu without the accessed bits",
+		       modes[m], a.nr_runs, b.nr_runs);
+		free(pa);
+		free(pb);
+		free(pc);
+		mw_snap_free(&a);
+		mw_snap_free(&b);
+		mw_snap_free(&c);
+	}
+	MW_LOG_REST(&cap, "pages differ");
+	EXPECT_EQ(0, bad) TH_LOG("%zu pages differ but for the accessed bit", bad);
+	munmap(map, AD_PAGES * MW_PAGE);
+}
+
 /*
  * MEMWALK_RUN_CONTIGUOUS marks exactly the entries the hardware may cache
  * as one block.  arm64 (6.9+, CONFIG_ARM64_CONTPTE) maps each naturally
