@@ -16,6 +16,7 @@ static const char *const feature_names[64] = {
 	[5] = "phys",		/* MEMWALK_FEAT_PHYS */
 	[6] = "contiguous",	/* MEMWALK_FEAT_CONTIGUOUS */
 	[7] = "folio_young",	/* MEMWALK_FEAT_FOLIO_YOUNG */
+	[8] = "no_accessed",	/* MEMWALK_FEAT_NO_ACCESSED */
 };
 
 static void print_features(uint64_t features)

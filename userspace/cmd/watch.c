@@ -31,6 +31,7 @@
 enum {
 	OPT_BATCH = 0x200,
 	OPT_FOLIO,
+	OPT_ACCESSED,
 	OPT_NO_EVENTS,
 };
 
@@ -63,6 +64,8 @@ static void usage(const struct mw_command *cmd)
 	       "  -J, --json              with --batch: one JSON object per frame\n"
 	       "      --folio             folio state in every snapshot (PSS, LRU lists,\n"
 	       "                          MGLRU generations): dearer for the target\n"
+	       "      --accessed          the entries' accessed bits in every snapshot:\n"
+	       "                          dearer where DAMON or MGLRU clear them\n"
 	       "      --no-events         do not subscribe to reclaim and OOM events\n"
 	       "  -h, --help              show this help and exit\n"
 	       "\nSee %s(1).\n", MW_PROG, cmd->name, cmd->args, MW_PROG);
@@ -107,6 +110,7 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 		{ "frames", required_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "folio", no_argument, NULL, OPT_FOLIO },
+		{ "accessed", no_argument, NULL, OPT_ACCESSED },
 		{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -136,6 +140,9 @@ static int parse_options(const struct mw_command *cmd, int argc, char **argv,
 			break;
 		case OPT_FOLIO:
 			c->opts.folio = true;
+			break;
+		case OPT_ACCESSED:
+			c->opts.accessed = true;
 			break;
 		case OPT_NO_EVENTS:
 			c->opts.no_events = true;
@@ -333,6 +340,8 @@ static void frame_json(const struct mw_watch *w)
 	json_counts("transitions", f->counts);
 	json_counts("since_start", w->totals);
 	mw_changes_json(&f->diff);
+	print_bool(PRINT_JSON, "accessed_read", "",
+		   w->snap && !(w->snap->flags & MEMWALK_SNAP_NO_ACCESSED));
 	print_bool(PRINT_JSON, "events_on", "", w->events_on);
 	open_json_array(PRINT_JSON, "events");
 	for (i = 0; i < f->nr_events; i++)

@@ -418,7 +418,7 @@ static int fill_header(struct walk *w, struct mw_snapshot *snap)
 	snap->range_start = opts->start;
 	snap->range_end = opts->end;
 	snap->flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
-		      mw_collect_mode(opts);
+		      mw_collect_mode(opts) | (w->flags & MEMWALK_SNAP_NO_ACCESSED);
 	if (opts->bare)
 		return 0;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -478,6 +478,8 @@ int mw_collect(struct mw_device *dev, const struct mw_collect_opts *opts,
 				    info->page_shift, info->pgtable_levels);
 	w.flags = MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES |
 		  mw_collect_mode(opts);
+	if (opts->no_accessed && (info->features & MEMWALK_FEAT_NO_ACCESSED))
+		w.flags |= MEMWALK_SNAP_NO_ACCESSED;
 	/* A module of uapi version 1 knows neither PFN lists nor their fields. */
 	w.req_size = MEMWALK_SNAPSHOT_SIZE_VER0;
 	if (info->uapi_version >= 2) {

@@ -17,6 +17,12 @@ struct mw_collect_opts {
 	bool entry_only;	/* MEMWALK_SNAP_ENTRY_ONLY (implies no_folio) */
 	bool no_pfn;		/* MEMWALK_SNAP_NO_PFN: runs merge wider */
 	/*
+	 * MEMWALK_SNAP_NO_ACCESSED where the module takes it: runs merge
+	 * across the accessed bit, which is then never set (the snapshot's
+	 * flags say whether it was taken).
+	 */
+	bool no_accessed;
+	/*
 	 * The VMAs and runs alone (ps): no comm, host, kernel or generator
 	 * in the header, which cost a few reads a snapshot.
 	 */

@@ -679,6 +679,10 @@ int mw_diff(const struct mw_snapshot *a, const struct mw_snapshot *b,
 		.run_bits = entry_only ? ~(uint32_t)RUN_FROM_PAGE : ~0U,
 	};
 
+	/* A side that did not read the accessed bits has none to compare. */
+	if ((a->flags | b->flags) & MEMWALK_SNAP_NO_ACCESSED)
+		df.run_bits &= ~(uint32_t)MEMWALK_RUN_ACCESSED;
+
 	memset(d, 0, sizeof(*d));
 	d->page_size = a->page_size;
 	d->start = df.start;

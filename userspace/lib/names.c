@@ -63,7 +63,7 @@ BIT_NAMES(mw_folio_flag_names,
 
 BIT_NAMES(mw_snap_flag_names,
 	[0] = "vmas", [1] = "pages", [2] = "folio", [3] = "no_pfn",
-	[4] = "entry_only",
+	[4] = "entry_only", [6] = "no_accessed",
 	[31] = NULL);
 
 const char *mw_bit_name(const struct mw_bit_names *t, unsigned int bit,

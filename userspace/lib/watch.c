@@ -240,7 +240,7 @@ int mw_watch_open(struct mw_watch *w, const struct mw_watch_opts *opts,
 	read_memcg(opts->pid, w->memcg, sizeof(w->memcg));
 	w->collect = (struct mw_collect_opts){
 		.pid = opts->pid, .start = opts->start, .end = opts->end,
-		.no_folio = !opts->folio,
+		.no_folio = !opts->folio, .no_accessed = !opts->accessed,
 	};
 	ret = mw_device_open(&w->dev, err);
 	if (ret)

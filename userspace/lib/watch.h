@@ -38,6 +38,13 @@ struct mw_watch_opts {
 	 * cache drops and COW breaks need.
 	 */
 	bool folio;
+	/*
+	 * The entries' accessed bits in every snapshot (accessed and
+	 * access-cleared counted).  Without it, where the module can, runs
+	 * merge across them: DAMON and MGLRU's aging clear them on their
+	 * own, and pages alike otherwise would break into a run each.
+	 */
+	bool accessed;
 	bool no_events;			/* do not subscribe */
 	int replay_fd;			/* >= 0: events from this replay file */
 };

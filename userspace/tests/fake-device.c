@@ -250,7 +250,7 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 		return fail(E2BIG);
 	if (q->size < MEMWALK_SNAPSHOT_SIZE_VER0 || q->__reserved ||
 	    (q->flags & ~(MEMWALK_SNAP_ALL | MEMWALK_SNAP_NO_PFN | MEMWALK_SNAP_ENTRY_ONLY |
-			  MEMWALK_SNAP_PFN_LIST)) ||
+			  MEMWALK_SNAP_PFN_LIST | MEMWALK_SNAP_NO_ACCESSED)) ||
 	    ((q->flags & MEMWALK_SNAP_FOLIO) && (q->flags & MEMWALK_SNAP_ENTRY_ONLY)) ||
 	    ((q->start | q->end) & (ps - 1)) || q->start >= end || q->end > USER_TOP)
 		return fail(EINVAL);
@@ -326,6 +326,8 @@ static int fake_snapshot(struct memwalk_snapshot *q)
 			run.nr_pages = (ce - cs) / ps;
 			if ((q->flags & MEMWALK_SNAP_NO_PFN) || lab)
 				run.pfn = 0;
+			if (q->flags & MEMWALK_SNAP_NO_ACCESSED)
+				run.flags &= ~MEMWALK_RUN_ACCESSED;
 			if (q->flags & MEMWALK_SNAP_ENTRY_ONLY)
 				run.flags &= ~(MEMWALK_RUN_ANON | MEMWALK_RUN_FILE |
 					       MEMWALK_RUN_SHMEM | MEMWALK_RUN_EXCLUSIVE |

@@ -1268,9 +1268,9 @@ test_fake_errors() {
 
 # info names every feature bit the uapi header defines, "bitN" the others
 test_fake_info_features() {
-	fake MW_FAKE_FEATURES=0x80000000000001ff "$FAKE_CLIENT" info
+	fake MW_FAKE_FEATURES=0x80000000000003ff "$FAKE_CLIENT" info
 	expect_rc 0 &&
-	grep -qx 'features:        netlink debugfs snapshot mglru vma_summary phys contiguous folio_young bit8 bit63' "$tmp/out" ||
+	grep -qx 'features:        netlink debugfs snapshot mglru vma_summary phys contiguous folio_young no_accessed bit9 bit63' "$tmp/out" ||
 		fail "feature names: $(grep features "$tmp/out")"
 }
 

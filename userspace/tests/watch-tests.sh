@@ -307,6 +307,51 @@ test_bad_options() {
 	done
 }
 
+# accessed WANT FEATURES ARGS...: watch swap-before then the same with the
+# first run's accessed bit cleared (16 pages, as DAMON or MGLRU's aging
+# would), served by a module with FEATURES; every walk asks for
+# MEMWALK_SNAP_NO_ACCESSED (0x40) when WANT is "left out", none when it is
+# "read", and the access-cleared pages are counted only when read.
+accessed() {
+	want=$1 feat=$2
+	shift 2
+	python3 - "$DATA/swap-before.json" "$tmp/aged.json" <<-'EOF' || return 1
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	d["vmas"][0]["runs"][0]["flags"] &= ~0x100
+	json.dump(d, open(sys.argv[2], "w"))
+	EOF
+	rm -f "$tmp/walks"
+	MW_FAKE_SNAPSHOT=$DATA/swap-before.json:$tmp/aged.json MW_FAKE_FEATURES=$feat \
+		MW_FAKE_WALKS=$tmp/walks run "$FAKE_CLIENT" watch "$target" --batch -i 0.02 \
+		--no-events -J "$@" || return 1
+	expect_rc 0 || return 1
+	read_=True cleared=16 bit=0
+	if [ "$want" = "left out" ]; then
+		read_=False cleared=0 bit=64
+	fi
+	while read -r _ f; do
+		[ $((f & 0x40)) = "$bit" ] || fail "walks asked for: $(tr '\n' ' ' <"$tmp/walks")" || return 1
+	done < "$tmp/walks"
+	json_check "
+assert len(fr) == 2, fr
+assert all(f['accessed_read'] is $read_ for f in fr), [f['accessed_read'] for f in fr]
+t = fr[1]['transitions']
+assert t['access_cleared'] == $cleared and t['accessed'] == 0, t"
+}
+
+test_accessed_left_out() {
+	accessed "left out" 0x104
+}
+
+test_accessed_read() {
+	accessed read 0x104 --accessed
+}
+
+test_accessed_old_module() {
+	accessed read 0x4
+}
+
 test_help() {
 	run "$FAKE_CLIENT" watch --help
 	expect_rc 0 && stdout_has "--batch" && stdout_has "memwalk-client(1)"
@@ -318,6 +363,9 @@ t "watch -J: swap-out and swap-in per frame and since start" test_json_swap
 t "watch --folio: MGLRU generations and PSS too" test_json_folio
 t "watch -J: THP promotion and split" test_json_thp
 t "watch -J: page cache dropped, VMA unmapped" test_json_cache
+t "watch: accessed bits left out where the module can, a cleared one not counted" test_accessed_left_out
+t "watch --accessed: accessed bits read, a cleared one counted" test_accessed_read
+t "watch with a module that cannot leave them out: accessed bits read" test_accessed_old_module
 t "watch -n: stops after N frames" test_frames
 t "watch -J: the events that concern the target, losses" test_events
 t "watch: events in text" test_events_text
