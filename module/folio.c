@@ -250,7 +250,7 @@ static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
 			 struct page *page, unsigned long pfn, bool zero,
 			 struct memwalk_folio_fields *f)
 {
-	f->flags = zero ? 0 : folio_run_flags(folio);
+	f->flags = zero ? 0 : folio_run_flags(folio) & ~d->run_drop;
 	if (!d->folio)
 		return;
 	if (d->smaps) {
@@ -267,7 +267,7 @@ static void folio_fields(struct memwalk_decoder *d, struct folio *folio,
 	f->order = folio_order(folio);
 	f->lru_gen = folio_gen_age(folio);
 	/* KPF_HWPOISON is the page's own: see memwalk_page_fields(). */
-	f->kpf = kpageflags(folio, page, pfn) & ~KPF(HWPOISON);
+	f->kpf = kpageflags(folio, page, pfn) & ~(KPF(HWPOISON) | d->kpf_drop);
 }
 
 /*
@@ -382,7 +382,7 @@ void memwalk_nonpresent_fields(struct memwalk_decoder *d, struct page *page,
 {
 	struct folio *folio = page_folio(page);
 
-	run->flags |= folio_run_flags(folio);
+	run->flags |= folio_run_flags(folio) & ~d->run_drop;
 	if (!d->folio)
 		return;
 	run->refcount = max(folio_ref_count(folio), 0);
@@ -391,6 +391,6 @@ void memwalk_nonpresent_fields(struct memwalk_decoder *d, struct page *page,
 		run->refcount = min_t(u32, run->refcount, 2);
 		return;
 	}
-	run->folio_flags = kpageflags_word(folio);
+	run->folio_flags = kpageflags_word(folio) & ~d->kpf_drop;
 	run->nid = folio_nid(folio);
 }

@@ -162,6 +162,7 @@ struct memwalk_walk {
 	u64 hold_start_ns;
 	u64 check_ns;
 	u64 step_ns;
+	bool preempt_off;	/* within a hold, on mw_hold_preempt_off() */
 	unsigned long lock_seq;
 	unsigned long huge_size;
 };
@@ -221,14 +222,16 @@ struct memwalk_small_memo {
 };
 
 /*
- * The flags-word bit folio_test_young() reads (smaps counts a young folio
- * as referenced), for a decoder's key_ignore; 32-bit kernels keep it in
- * page_ext.
+ * The flags-word bits folio_test_young() and folio_test_idle() read
+ * (smaps counts a young folio as referenced), for a decoder's key_ignore;
+ * 32-bit kernels keep them in page_ext.
  */
 #if defined(CONFIG_PAGE_IDLE_FLAG) && defined(CONFIG_64BIT)
 #define MW_PG_YOUNG_MASK	BIT(PG_young)
+#define MW_PG_IDLE_MASK		BIT(PG_idle)
 #else
 #define MW_PG_YOUNG_MASK	0UL
+#define MW_PG_IDLE_MASK		0UL
 #endif
 
 struct memwalk_decoder {
@@ -249,10 +252,13 @@ struct memwalk_decoder {
 	/*
 	 * MEMWALK_SNAP_NO_ACCESSED: the entry bits runs do not tell
 	 * (mw_arch_pte_accessed_bits()), compared as equal wherever the raw
-	 * words are, and the run flags never set for them.  0 otherwise.
+	 * words are; the run flags (accessed, folio young) and kpageflags
+	 * bits (idle) never set, where DAMON and idle-page tracking park an
+	 * accessed bit they clear.  0 otherwise.
 	 */
 	u64 pte_ign;
 	u32 run_drop;
+	u32 kpf_drop;
 	/* MEMWALK_FOLIO_PARTIAL cache, valid under one PTE-table lock */
 	const struct folio *part_folio;
 	unsigned long part_seq;

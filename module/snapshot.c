@@ -495,7 +495,9 @@ long memwalk_ioctl_snapshot(const struct memwalk_access *acc,
 			  (s->req.flags & MEMWALK_SNAP_PAGES) && !s->dw.dec.hide_pfn;
 	if (s->req.flags & MEMWALK_SNAP_NO_ACCESSED) {
 		s->dw.dec.pte_ign = mw_arch_pte_accessed_bits();
-		s->dw.dec.run_drop = MEMWALK_RUN_ACCESSED;
+		s->dw.dec.run_drop = MEMWALK_RUN_ACCESSED | MEMWALK_RUN_FOLIO_YOUNG;
+		s->dw.dec.kpf_drop = 1U << MEMWALK_KPF_IDLE;
+		s->dw.dec.key_ignore = MW_PG_YOUNG_MASK | MW_PG_IDLE_MASK;
 	}
 	ret = snap_alloc(s);
 	if (ret)

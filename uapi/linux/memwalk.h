@@ -128,11 +128,13 @@ struct memwalk_info {
  */
 #define MEMWALK_SNAP_PFN_LIST	(1U << 5)
 /*
- * With MEMWALK_FEAT_NO_ACCESSED: runs do not tell the entries' accessed
- * bit (MEMWALK_RUN_ACCESSED is never set) and merge across it.  For views
- * that do not show it, where something clears it in the background
- * (DAMON, MGLRU's aging, idle page tracking) and pages otherwise alike
- * would break into a run each.
+ * With MEMWALK_FEAT_NO_ACCESSED: runs tell no access state and merge
+ * across it: neither the entries' accessed bit nor the folio's young and
+ * idle flags, where DAMON and idle page tracking keep an accessed bit they
+ * cleared (MEMWALK_RUN_ACCESSED, MEMWALK_RUN_FOLIO_YOUNG and
+ * MEMWALK_KPF_IDLE are never set).  For views that do not show it, where
+ * something clears it in the background (DAMON, MGLRU's aging, idle page
+ * tracking) and pages otherwise alike would break into a run each.
  */
 #define MEMWALK_SNAP_NO_ACCESSED	(1U << 6)
 #define MEMWALK_SNAP_ALL	(MEMWALK_SNAP_VMAS | MEMWALK_SNAP_PAGES | MEMWALK_SNAP_FOLIO)
