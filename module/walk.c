@@ -73,7 +73,10 @@
  * of HOLD_BUDGET_NS, or when a writer waits (mmap_lock_is_contended()) or
  * the CPU is wanted, lazily too (mw_resched_wanted()); it gives the CPU up
  * unlocked and then re-finds the VMA at the resume address: the tree may
- * have changed meanwhile, nothing from the previous hold is trusted.
+ * have changed meanwhile, nothing from the previous hold is trusted.  A
+ * hold runs with preemption off but on PREEMPT_RT (mw_hold_preempt_off():
+ * the walker is not switched out holding mmap_lock), turned on only
+ * around i_mmap_lock_read(), the one call in a hold that may sleep.
  */
 #include <linux/hugetlb.h>
 #include <linux/ktime.h>
@@ -627,8 +630,14 @@ int memwalk_walk_vma(struct memwalk_walk *w, struct vm_area_struct *vma,
 	}
 
 	/* i_mmap_rwsem: no huge_pmd_unshare() while we walk (see above). */
-	if (mapping)
+	if (mapping) {
+		/* It may sleep: preemption back on for it (compat.h). */
+		if (w->preempt_off)
+			preempt_enable();
 		i_mmap_lock_read(mapping);
+		if (w->preempt_off)
+			preempt_disable();
+	}
 	ret = walk_pgd_range(w, start, end);
 	if (mapping)
 		i_mmap_unlock_read(mapping);
@@ -708,12 +717,19 @@ int memwalk_walk_mm(struct memwalk_walk *w, unsigned long start,
 	for (;;) {
 		if (mmap_read_lock_killable(w->mm))
 			return -EINTR;
+		/* Not switched out holding it (compat.h); nothing here sleeps. */
+		w->preempt_off = mw_hold_preempt_off();
+		if (w->preempt_off)
+			preempt_disable();
 		w->hold_start_ns = ktime_get_ns();
 		w->check_ns = w->hold_start_ns;
 		w->step_ns >>= 1;	/* see memwalk_should_pause() */
 		ret = walk_vmas(w, addr, end);
 		account_hold(w);
 		mmap_read_unlock(w->mm);
+		if (w->preempt_off)
+			preempt_enable();
+		w->preempt_off = false;
 		w->vma = NULL;
 
 		if (ret < 0)
