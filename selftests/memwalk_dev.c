@@ -34,7 +34,8 @@
 #define KNOWN_FEATURES	(MEMWALK_FEAT_NETLINK | MEMWALK_FEAT_DEBUGFS | \
 			 MEMWALK_FEAT_SNAPSHOT | MEMWALK_FEAT_MGLRU | \
 			 MEMWALK_FEAT_VMA_SUMMARY | MEMWALK_FEAT_PHYS | \
-			 MEMWALK_FEAT_CONTIGUOUS | MEMWALK_FEAT_FOLIO_YOUNG)
+			 MEMWALK_FEAT_CONTIGUOUS | MEMWALK_FEAT_FOLIO_YOUNG | \
+			 MEMWALK_FEAT_NO_ACCESSED)
 #define TAIL		64	/* extra bytes for the "caller knows more" tests */
 
 #define PERMISSION_MSG	"permission denied opening " DEV ": need root (CAP_SYS_ADMIN)"
@@ -363,6 +364,7 @@ TEST_F(memwalk, info_levels_nodes_features)
 	EXPECT_NE(0, info.features & MEMWALK_FEAT_VMA_SUMMARY);
 	EXPECT_NE(0, info.features & MEMWALK_FEAT_PHYS);
 	EXPECT_NE(0, info.features & MEMWALK_FEAT_FOLIO_YOUNG);
+	EXPECT_NE(0, info.features & MEMWALK_FEAT_NO_ACCESSED);
 	/* Of the architectures memwalk knows, arm64 has a contiguous bit. */
 	EXPECT_EQ(!strcmp(info.machine, "aarch64"), !!(info.features & MEMWALK_FEAT_CONTIGUOUS))
 		TH_LOG("machine %s, features %#llx", info.machine,

@@ -287,7 +287,7 @@ TEST_F(snap, run_buf_too_small_enospc)
 
 TEST_F(snap, flags_unknown_einval)
 {
-	const uint32_t bad[] = { MEMWALK_SNAP_PFN_LIST << 1, 1U << 31 };
+	const uint32_t bad[] = { MEMWALK_SNAP_NO_ACCESSED << 1, 1U << 31 };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
