@@ -914,8 +914,12 @@ TEST_F(walk, no_accessed_merges_across_accessed_bits)
 				      mw_run_str(&pa[i], b1, sizeof(b1)),
 				      mw_run_str(&pb[i], b2, sizeof(b2)));
 		}
+		/*
+		 * Without PFNs the last three quarters alternate, a run a page
+		 * (entry-only runs do not tell the idle quarter's young folios).
+		 */
 		if (modes[m] & MEMWALK_SNAP_NO_PFN) {
-			EXPECT_EQ(AD_PAGES, a.nr_runs) TH_LOG("mode %#x", modes[m]);
+			EXPECT_LE(AD_PAGES / 4 * 3, a.nr_runs) TH_LOG("mode %#x", modes[m]);
 			EXPECT_EQ(1, b.nr_runs) TH_LOG("mode %#x", modes[m]);
 		}
 		TH_LOG("mode %#x: %zu runs, %zu without the accessed bits",
