@@ -155,6 +155,15 @@ static unsigned int hidden_swap_stretch(const pte_t *pte, u64 raw,
 }
 
 /*
+ * The bits of @v's raw word compared as equal (d->pte_ign): a present
+ * entry's only, as arm64 keeps a swap entry's offset where AF would be.
+ */
+static inline u64 entry_ign(const struct memwalk_decoder *d, pte_t v)
+{
+	return pte_present(v) ? d->pte_ign : 0;
+}
+
+/*
  * How many PTEs after @pte (at most @max) continue @run, whose last page
  * @v (the value at @pte) maps, judged by raw value alone: a swap entry
  * for the next slot of the same device with the same bits (any slot when
@@ -168,8 +177,7 @@ static unsigned int pte_stretch(const struct memwalk_decoder *d,
 {
 	unsigned long pfn = pte_pfn(v), zero;
 	bool present = pte_present(v);
-	/* Not a swap entry's: arm64 keeps its offset where AF would be. */
-	u64 raw = pte_val(v), step, keep = present ? ~d->pte_ign : ~0ULL;
+	u64 raw = pte_val(v), step, keep = ~entry_ign(d, v);
 	unsigned int n;
 
 	if (!max || run->nr_pages > U32_MAX - max ||
@@ -288,7 +296,7 @@ static noinline unsigned int pte_list_stretch(const struct memwalk_decoder *d,
 					      pte_t v, const pte_t *pte,
 					      unsigned int max)
 {
-	u64 ign = pte_present(v) ? d->pte_ign : 0;
+	u64 ign = entry_ign(d, v);
 	u64 notmask = ~(MW_ARCH_PTE_PFN_MASK | ign), bits = pte_val(v) & notmask;
 	unsigned long zero = mw_arch_zero_pfn();
 	unsigned long last = sink->open_last_pfn;
