@@ -14,6 +14,10 @@
 #   MW_VM_MODULES  modules of the kernel image to load first ("zram")
 #   MW_KO          the memwalk.ko to use (out/LINE/memwalk.ko)
 #   MW_VM_QUIET=1  print only the verdict lines, not the guest's TAP
+#   MW_VM_TCG_THREAD  multi (one host thread per vCPU, the default) or
+#                  single (one host thread runs every vCPU in turn): make
+#                  check runs two guests at once on two cores, where single
+#                  does the same work in less host CPU
 #   MW_VM_ICOUNT   QEMU -icount option ("shift=0,sleep=off"): the guest
 #                  clock counts executed instructions, not host time
 #   MW_VM_PLUGIN   QEMU -plugin option (a TCG plugin and its arguments)
@@ -43,6 +47,8 @@ ko=${MW_KO:-$MW_OUT/$(mw_built "$line")/memwalk.ko}
 mem=${MW_VM_MEM:-1024}
 cpus=${MW_VM_CPUS:-2}
 tmo=${MW_VM_TIMEOUT:-900}
+accel=tcg,thread=${MW_VM_TCG_THREAD:-multi}
+[[ $accel =~ ^tcg,thread=(single|multi)$ ]] || die "MW_VM_TCG_THREAD=${MW_VM_TCG_THREAD:-}: say single or multi"
 work=$MW_OUT/vm/$line-$name
 tag="[$line]"
 arch=$(mw_karch "$line")
@@ -191,11 +197,11 @@ qout=$work/qemu.log
 if [ "$arch" = arm64 ]; then
 	# pauth-impdef: QEMU's architected pointer authentication is slow.
 	cpu=${MW_VM_CPU:-$(mw_var KCPU "$line")}
-	qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu "${cpu:-max,pauth-impdef=on}")
+	qemu=(qemu-system-aarch64 -M virt -accel "$accel" -cpu "${cpu:-max,pauth-impdef=on}")
 	chan=(-serial "file:$work/console.log" -device virtio-serial-pci
 	      -chardev "file,id=res,path=$work/results.log" -device virtconsole,chardev=res)
 else
-	qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu")
+	qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu")
 	chan=(-serial "file:$work/console.log" -serial "file:$work/results.log")
 fi
 timeout ${MW_VM_STDIO:+--foreground} -k 10 "$tmo" "${qemu[@]}" \
