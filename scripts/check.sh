@@ -20,12 +20,11 @@ if [ "${1:-}" = --debug-only ]; then
 	xlines=
 	debug=1
 fi
-# The guests of the check (suites, exporter, DKMS, packages) run their vCPUs
-# on one host thread: guests side by side keep both cores busy either way,
-# and a vCPU thread of its own spins on guest locks whose holder's thread
-# the host has put aside.  Two 6.1 suites side by side took 256 s each with
-# a thread per vCPU, 200-215 s so (one alone: 171 s, 200 s).  Not the
-# lane's (below).
+# Every guest of the check (suites, lane, exporter, DKMS, packages) runs its
+# vCPUs on one host thread: two guests at once keep both cores busy either
+# way, and a vCPU thread of its own spins on guest locks whose holder's
+# thread the host has put aside.  Two 6.1 suites side by side took 256 s
+# each with a thread per vCPU, 200-215 s so (one alone: 171 s, 200 s).
 export MW_VM_TCG_THREAD=${MW_VM_TCG_THREAD:-single}
 mkdir -p "$MW_OUT"
 log=$MW_OUT/check.log
@@ -103,7 +102,7 @@ plant_test() {
 		say "not ok - reliability lane catches a planted bug: the planted copy does not build ($plog)"
 		return
 	fi
-	MW_OUT=$MW_OUT/plant MW_VM_MEM=2048 MW_VM_TIMEOUT=1200 MW_VM_TCG_THREAD=$lane_tcg_thread \
+	MW_OUT=$MW_OUT/plant MW_VM_MEM=2048 MW_VM_TIMEOUT=1200 \
 		"$MW_TOP/scripts/vm-run.sh" debug "$MW_TOP/scripts/guest/plant.sh" plant >> "$plog" 2>&1
 	# Caught: the harness judged the guest's dmesg (the lane's verdict).
 	if grep -q 'guest dmesg has a splat' "$plog"; then
@@ -141,26 +140,21 @@ rm -f "$MW_OUT/builds.done"
 step "build memwalk-client (-Werror)" make -j"$(nproc)" -C "$MW_TOP/userspace" TOP="$MW_TOP"
 step "build selftests (static, -Werror)" make -j"$(nproc)" -C "$MW_TOP/selftests" TOP="$MW_TOP" KSFT_DIR="$KSFT_DIR"
 
-# --- the VM jobs' queue, and the other streams ----------------------------
+# --- the VM jobs' queue, and the second stream ----------------------------
 # Two streams run beside each other: this one (host tests, DKMS, the Debian
-# packages) and a second one (the reliability lane).  Then both take the VM
-# jobs from one queue until it is empty, so they end together however long
-# the lane takes (its kernel's build first, on a fresh machine), and a
-# third one joins them when the lane ends: a guest on one host thread
-# leaves a tenth of a core idle while it waits (measured: 10-12 % of the
-# host idle with two), which a third guest takes.  The queue: every line's
-# suite, longest first (arm64's, then x86-64's), then the exporter runs
-# (under a minute each) and the walk-only lines (KTESTS=walk, a minute)
-# last.  A job is "KIND LINE"; what it printed goes to the log of the
-# stream that ran it, the others' added to this one at the end.
+# packages) and a second one (the reliability lane); a guest's tests keep
+# about one of its two vCPUs busy, so two guests use both host cores.
+# Then both take the VM jobs from one queue until it is empty, so they end
+# together however long the lane takes (its kernel's build first, on a
+# fresh machine): every line's suite, longest first, then the exporter
+# runs (about a minute each) and the walk-only lines (KTESTS=walk, some 2
+# minutes) last.  A job is "KIND LINE"; what it printed goes to the log of
+# the stream that ran it, the second one's added to this one at the end.
 # The second stream starts as soon as the client and the selftests are
 # built: the lane builds its own module (and, on a fresh machine, its
 # kernel) while this one lints and builds the others.
 # The reliability lane: the whole suite on the debug kernel, then its own
-# test (a planted bug must make it fail).  Its guest has a host thread per
-# vCPU: it runs beside the builds and host tests, and takes the CPU they
-# leave (953 s so, 1189 s on one thread).
-lane_tcg_thread=multi
+# test (a planted bug must make it fail).
 lane() {
 	say "# reliability lane: debug kernel (lockdep, KASAN, KFENCE, kmemleak, DEBUG_VM)"
 	# Built (when not cached) at the guests' priority: at nice 10 on a fresh
@@ -168,13 +162,13 @@ lane() {
 	if step "debug kernel built (cached under $(mw_debug_dir))" "$MW_TOP/scripts/debug-kernel.sh" &&
 		step "build memwalk.ko for the debug kernel (-Werror)" "$MW_TOP/scripts/build-module.sh" debug; then
 		MW_VM_MEM=2048 MW_VM_TIMEOUT=3600 MW_SUITE_APPEND="hugepages=16 transparent_hugepage=madvise" \
-			MW_VM_TCG_THREAD=$lane_tcg_thread vm_suite debug "$MW_TOP/scripts/guest/reliability.sh" reliability
+			vm_suite debug "$MW_TOP/scripts/guest/reliability.sh" reliability
 		plant_test
 	fi
 }
 queue=$MW_OUT/vm-queue
 : > "$queue"
-for line in $xlines $lines; do
+for line in $lines $xlines; do
 	[ "$(mw_var KTESTS "$line")" = walk ] || echo "suite $line" >> "$queue"
 done
 for line in $lines; do
@@ -238,40 +232,21 @@ vm_jobs() {
 }
 second_stream() {
 	[ "$debug" != 1 ] || lane
-	touch "$MW_OUT/lane.done"
 	vm_jobs
 }
-# third_stream PID: PID is the second stream's, which may die before the lane ends.
-third_stream() {
-	while [ ! -e "$MW_OUT/lane.done" ] && kill -0 "$1" 2>/dev/null; do
-		sleep 5
-	done
-	vm_jobs
-}
-rm -f "$MW_OUT/lane.done"
-stream_pids=
+stream_pid=
 if [ "$debug" = 1 ] || [ -n "$lines$xlines" ]; then
-	say "# second stream started: the reliability lane, then VM jobs; a third takes VM jobs when the lane ends (their lines follow when they end)"
+	say "# second stream started: the reliability lane, then VM jobs (its lines follow when it ends)"
 	(log=$MW_OUT/stream2.log && : > "$log" && second_stream) > "$MW_OUT/stream2.out" 2>&1 &
-	stream_pids="$stream_pids $!"
-	(log=$MW_OUT/stream3.log && : > "$log" && third_stream "${stream_pids# }") > "$MW_OUT/stream3.out" 2>&1 &
-	stream_pids="$stream_pids $!"
+	stream_pid=$!
 fi
-# The second stream has a result when it ran the lane; either may find the
-# queue empty, but one that printed something printed a result.
 stream_join() {
-	local n
-	[ -n "$stream_pids" ] || return 0
-	# shellcheck disable=SC2086
-	wait $stream_pids
-	for n in 2 3; do
-		cat "$MW_OUT/stream$n.out"
-		cat "$MW_OUT/stream$n.log" >> "$log"
-		if ! grep -Eq '^(\[[^]]*\] )?(ok|not ok) ' "$MW_OUT/stream$n.log" &&
-			{ [ -s "$MW_OUT/stream$n.out" ] || { [ $n = 2 ] && [ "$debug" = 1 ]; }; }; then
-			say "not ok - stream $n: it stopped without a result (see $MW_OUT/stream$n.out)"
-		fi
-	done
+	[ -n "$stream_pid" ] || return 0
+	wait "$stream_pid"
+	cat "$MW_OUT/stream2.out"
+	cat "$MW_OUT/stream2.log" >> "$log"
+	grep -Eq '^(\[[^]]*\] )?(ok|not ok) ' "$MW_OUT/stream2.log" ||
+		say "not ok - second stream: it stopped without a result (see $MW_OUT/stream2.out)"
 }
 
 # --- lint and the other builds, beside the lane ---------------------------
