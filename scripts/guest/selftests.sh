@@ -56,6 +56,19 @@ time_tests() {
 	done
 }
 
+# What the suites' randomised and repeated tests do is bounded by time or
+# rounds: MEMWALK_FUZZ_SECONDS per fuzzed surface, MEMWALK_STRESS_SECONDS
+# per stress test, MEMWALK_STORM_SECONDS for the churn storm, and
+# MEMWALK_RACE_ROUNDS of GET_STATUS raced against insmod (each round so far
+# was answered early).  They run on every line of a check but the walk-only
+# one, seeded anew and the seed printed, so what one check leaves out the
+# next may try: seven release guests and the lane's (which runs them
+# longest) add up to some 4 minutes of fuzzing and stress.
+export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-3}
+export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-4}
+export MEMWALK_STORM_SECONDS=${MEMWALK_STORM_SECONDS:-6}
+export MEMWALK_RACE_ROUNDS=${MEMWALK_RACE_ROUNDS:-10}
+
 [ -n "$walk_only" ] || run_suite memwalk_lifecycle
 
 if insmod "$MEMWALK_KO"; then
@@ -63,16 +76,10 @@ if insmod "$MEMWALK_KO"; then
 else
 	echo "not ok - insmod memwalk.ko"
 fi
-# Fuzzer and stress last: they leave nothing behind but must not break the
-# module for what follows (bounded: MEMWALK_FUZZ_SECONDS per surface,
-# MEMWALK_STRESS_SECONDS per stress test).  They run on every line of a
-# check but the walk-only one, seeded anew and the seed printed: seven
-# release guests and the lane's (which runs them longest) add up to some
-# 3 minutes of stress.
-export MEMWALK_FUZZ_SECONDS=${MEMWALK_FUZZ_SECONDS:-5}
-export MEMWALK_STRESS_SECONDS=${MEMWALK_STRESS_SECONDS:-6}
-# memwalk_dev too where only walks run: it checks the module's paging
-# levels against what user space can map.
+# memwalk_dev (where only walks run too: it checks the module's paging
+# levels against what user space can map), then the events, the fuzzer and
+# stress: they leave nothing behind but must not break the module for what
+# follows.
 run_suite memwalk_dev
 [ -n "$walk_only" ] || for t in memwalk_events memwalk_fuzz memwalk_stress; do
 	run_suite "$t"
