@@ -146,12 +146,11 @@ step "build selftests (static, -Werror)" make -j"$(nproc)" -C "$MW_TOP/selftests
 # about one of its two vCPUs busy, so two guests use both host cores.
 # Then both take the VM jobs from one queue until it is empty, so they end
 # together however long the lane takes (its kernel's build first, on a
-# fresh machine): every line's suite, longest first (arm64's, 250-290 s
-# under TCG, then x86-64's, 180-210 s), then the exporter runs (under a
-# minute each) and the walk-only lines (KTESTS=walk, a minute) last, so
-# the streams' last jobs are short.  A job is "KIND LINE"; what it
-# printed goes to the log of the stream that ran it, the second one's
-# added to this one at the end.
+# fresh machine): longest first, so the streams' last jobs are short:
+# every line's suite (arm64's, 240-290 s under TCG, then x86-64's, 180-210
+# s), the walk-only lines (KTESTS=walk, a minute), then the exporter runs
+# (30-40 s each).  A job is "KIND LINE"; what it printed goes to the log
+# of the stream that ran it, the second one's added to this one at the end.
 # The second stream starts as soon as the client and the selftests are
 # built: the lane builds its own module (and, on a fresh machine, its
 # kernel) while this one lints and builds the others.
@@ -173,11 +172,11 @@ queue=$MW_OUT/vm-queue
 for line in $xlines $lines; do
 	[ "$(mw_var KTESTS "$line")" = walk ] || echo "suite $line" >> "$queue"
 done
-for line in $lines; do
-	echo "exporter $line" >> "$queue"
-done
 for line in $xlines; do
 	[ "$(mw_var KTESTS "$line")" != walk ] || echo "suite $line" >> "$queue"
+done
+for line in $lines; do
+	echo "exporter $line" >> "$queue"
 done
 queued=$(cat "$queue")
 # The next job off the queue, or failure when it is empty.
